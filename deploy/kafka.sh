@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Single-node KRaft Kafka for dev and CI, run straight from Maven Central jars
+# (no Docker, no release tarball on this machine).
+# Usage: deploy/kafka.sh start|stop|status|restart
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# The pom is the single source of truth for the version, so the jar cache
+# follows a version bump automatically.
+version="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/kafka/pom.xml")"
+state="${PULSEBOARD_STATE_DIR:-$HOME/.cache/pulseboard}/kafka"
+lib="$state/lib-$version"
+data="$state/data"
+log="$state/kafka.log"
+pidfile="$state/kafka.pid"
+host=127.0.0.1
+port="${KAFKA_PORT:-9092}"
+cport="${KAFKA_CONTROLLER_PORT:-9093}"
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+# A pid file can outlive a reboot and its pid be reused: only trust it when
+# that process really is a Kafka broker.
+pid_alive() {
+  local pid
+  pid="$(cat "$pidfile" 2>/dev/null)" || return 1
+  [[ -n "$pid" ]] && grep -qa 'kafka\.Kafka' "/proc/$pid/cmdline" 2>/dev/null
+}
+
+port_open() { timeout 1 bash -c "exec 3<>/dev/tcp/$host/$1" 2>/dev/null; }
+
+resolve_jars() {
+  [[ -f "$lib/.complete" ]] && return 0
+  echo "resolving kafka $version jars with maven..."
+  # Download into a temp dir and rename, so an interrupted run never leaves a
+  # half-filled lib dir that looks usable.
+  rm -rf "$lib.tmp"
+  (cd "$here/kafka" && mvn -q -B dependency:copy-dependencies \
+    -DoutputDirectory="$lib.tmp" -DincludeScope=runtime)
+  touch "$lib.tmp/.complete"
+  rm -rf "$lib" && mv "$lib.tmp" "$lib"
+}
+
+write_config() {
+  # Regenerated every start so KAFKA_PORT / KAFKA_CONTROLLER_PORT changes apply.
+  cat >"$state/server.properties" <<EOF
+node.id=1
+process.roles=broker,controller
+listeners=PLAINTEXT://$host:$port,CONTROLLER://$host:$cport
+advertised.listeners=PLAINTEXT://$host:$port
+controller.quorum.voters=1@$host:$cport
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$data
+num.partitions=3
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+# fewer internal partitions = noticeably faster first consumer-group join
+offsets.topic.num.partitions=10
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+# single consumer in tests: no point waiting 3 s for more members
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=true
+delete.topic.enable=true
+log.retention.hours=24
+log.segment.bytes=67108864
+EOF
+  # Everything goes to stdout, which start() sends to kafka.log: one file then
+  # also holds JVM-level failures (bad classpath, OOM) that log4j never sees.
+  cat >"$state/log4j.properties" <<EOF
+log4j.rootLogger=INFO, stdout
+log4j.appender.stdout=org.apache.log4j.ConsoleAppender
+log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
+log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.org.apache.kafka.clients=WARN
+log4j.logger.org.apache.kafka.common.utils.AppInfoParser=WARN
+log4j.logger.kafka.log.LogCleaner=WARN
+log4j.logger.state.change.logger=WARN
+log4j.logger.kafka.request.logger=WARN
+log4j.logger.kafka.coordinator=WARN
+log4j.logger.org.apache.kafka.coordinator=WARN
+log4j.logger.org.apache.kafka.storage.internals=WARN
+log4j.logger.kafka.log=WARN
+EOF
+}
+
+kjava() { "$java" -Dlog4j.configuration="file:$state/log4j.properties" -cp "$lib/*" "$@"; }
+
+format_storage() {
+  [[ -f "$data/meta.properties" ]] && return 0
+  # The cluster id is kept so a re-format (e.g. data dir wiped) stays the same cluster.
+  [[ -s "$state/cluster.id" ]] || kjava kafka.tools.StorageTool random-uuid | tail -n1 >"$state/cluster.id"
+  kjava kafka.tools.StorageTool format --ignore-formatted \
+    -t "$(cat "$state/cluster.id")" -c "$state/server.properties" >/dev/null
+}
+
+start() {
+  local t0=$SECONDS
+  mkdir -p "$state"
+  if pid_alive && port_open "$port"; then echo "kafka already running"; return 0; fi
+  if ! pid_alive; then
+    if port_open "$port"; then echo "port $port is taken by another process" >&2; return 1; fi
+    resolve_jars
+    write_config
+    format_storage
+    [[ -f "$log" ]] && mv -f "$log" "$log.1"   # readiness below greps only this run's log
+    # setsid: own session, so the broker outlives the calling shell / CI step
+    # and gets no SIGHUP; no terminal fds are inherited.
+    # shellcheck disable=SC2086
+    setsid "$java" ${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m} -Djava.awt.headless=true \
+      -Dlog4j.configuration="file:$state/log4j.properties" \
+      -cp "$lib/*" kafka.Kafka "$state/server.properties" \
+      </dev/null >>"$log" 2>&1 &
+    echo $! >"$pidfile"
+  fi
+  # The port opens before the broker is unfenced; "Kafka Server started" is
+  # logged only once it is. Polling that is cheap; then one real client
+  # round-trip (metadata + ApiVersions) proves clients can use it. There is no
+  # TopicCommand in kafka_2.13 3.9 (it moved to kafka-tools), hence this class.
+  local deadline=$((SECONDS + 90))   # excludes a cold Maven download
+  while (( SECONDS < deadline )); do
+    if ! pid_alive; then
+      echo "kafka died during startup; last 40 log lines:" >&2
+      tail -n 40 "$log" >&2; rm -f "$pidfile"; return 1
+    fi
+    if grep -q 'Kafka Server started' "$log" 2>/dev/null && port_open "$port" &&
+      kjava kafka.admin.BrokerApiVersionsCommand --bootstrap-server "$host:$port" >/dev/null 2>&1; then
+      echo "kafka started in $((SECONDS - t0)) s on $host:$port"; return 0
+    fi
+    sleep 0.25
+  done
+  echo "kafka did not become ready within 90 s; last 40 log lines:" >&2
+  tail -n 40 "$log" >&2; return 1
+}
+
+stop() {
+  if ! pid_alive; then rm -f "$pidfile"; echo "kafka not running"; return 0; fi
+  local pid; pid="$(cat "$pidfile")"
+  kill -TERM "$pid"
+  # SIGTERM = controlled shutdown (flushes logs, clean restart next time).
+  for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+  if kill -0 "$pid" 2>/dev/null; then echo "kafka ignored SIGTERM for 30 s, killing" >&2; kill -KILL "$pid"; fi
+  rm -f "$pidfile"; echo "kafka stopped"
+}
+
+status() {
+  if pid_alive && port_open "$port"; then echo "running"; else echo "stopped"; return 1; fi
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  status) status ;;
+  restart) stop; start ;;
+  *) echo "usage: $0 start|stop|status|restart" >&2; exit 2 ;;
+esac

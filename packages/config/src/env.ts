@@ -1,0 +1,41 @@
+import envSchema from 'env-schema';
+import { pulseboardError } from '@pulseboard/contracts';
+
+/** Env properties every service shares; each service spreads these into its one schema. */
+export const commonEnvProperties = {
+  NODE_ENV: { type: 'string', default: 'development' },
+  LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+  DATABASE_URL: { type: 'string', minLength: 1, default: 'postgres://postgres@127.0.0.1:5432/pulseboard' },
+  DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, default: 10 },
+  KAFKA_BROKERS: { type: 'string', minLength: 1, default: '127.0.0.1:9092' },
+  KAFKA_CLIENT_ID: { type: 'string', minLength: 1, default: 'pulseboard' },
+  TOPIC_EVENTS: { type: 'string', minLength: 1, default: 'pulseboard.events.v1' },
+  TOPIC_EVENTS_DLQ: { type: 'string', minLength: 1, default: 'pulseboard.events.dlq.v1' },
+} as const;
+
+export const redisEnvProperties = {
+  REDIS_URL: { type: 'string', minLength: 1, default: 'redis://127.0.0.1:6379' },
+} as const;
+
+/**
+ * Validates the environment against one schema at start-up and reports every
+ * problem at once (ajv allErrors), instead of failing on the first.
+ */
+export function loadEnv<T>(properties: Record<string, object>, env: Record<string, string | undefined> = process.env): T {
+  const schema = { type: 'object', properties, required: Object.keys(properties) };
+  try {
+    return envSchema<T>({
+      schema,
+      data: [env as Record<string, unknown>],
+      env: false,
+      // env-schema's own ajv already reports every error at once (allErrors) and coerces strings.
+      dotenv: false,
+    });
+  } catch (error) {
+    throw pulseboardError('invalid_configuration', `invalid environment: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export function kafkaBrokers(value: string): string[] {
+  return value.split(',').map((b) => b.trim()).filter((b) => b !== '');
+}

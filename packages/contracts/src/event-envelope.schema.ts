@@ -1,0 +1,34 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
+/** Event categories of spec section 6; anything else is `is not included in the list`. */
+export const EVENT_TYPES = ['deployment', 'uptime', 'error', 'metric', 'infrastructure'] as const;
+export const SEVERITIES = ['info', 'warn', 'error', 'critical'] as const;
+
+/**
+ * The event envelope clients send (spec 2.1). The single source for both the ajv
+ * check and the TypeScript type. Unknown top-level fields are tolerated and dropped.
+ */
+export const eventEnvelopeSchema = {
+  $id: 'https://pulseboard.dev/schemas/event-envelope.json',
+  title: 'EventEnvelope',
+  type: 'object',
+  required: ['project_key', 'type', 'name', 'timestamp', 'attributes'],
+  properties: {
+    project_key: { type: 'string', minLength: 1, maxLength: 100 },
+    type: { type: 'string', enum: EVENT_TYPES },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    timestamp: { type: 'string', format: 'iso-date-time' },
+    attributes: { type: 'object' },
+    severity: { type: 'string', enum: SEVERITIES },
+    channel: { type: 'string', maxLength: 200 },
+    correlation_id: { type: 'string', maxLength: 200 },
+    source: { type: 'string', maxLength: 255 },
+    labels: {
+      type: 'array',
+      maxItems: 50,
+      items: { type: 'string', maxLength: 100 },
+    },
+  },
+} as const;
+
+export type EventEnvelope = FromSchema<typeof eventEnvelopeSchema>;

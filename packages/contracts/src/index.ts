@@ -1,0 +1,5 @@
+export * from './event-envelope.schema.ts';
+export * from './ingested-event.schema.ts';
+export * from './validation.ts';
+export * from './errors.ts';
+export * from './topics.ts';

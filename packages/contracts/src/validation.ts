@@ -1,0 +1,85 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/** `details` of a validation error: field name → messages (spec 7). */
+export type ValidationDetails = Record<string, string[]>;
+
+/** One ajv for every shared schema, so `$ref` between them resolves. */
+export function createAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
+  addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri']);
+  return ajv;
+}
+
+const TYPE_MESSAGES: Record<string, string> = {
+  string: 'must be a string',
+  object: 'must be an object',
+  integer: 'must be an integer',
+  number: 'must be a number',
+  boolean: 'must be true or false',
+  array: 'must be an array',
+};
+
+function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfStrings: ReadonlySet<string>): string {
+  switch (error.keyword) {
+    case 'required':
+      return "can't be blank";
+    case 'minLength':
+      return error.params.limit === 1 ? "can't be blank" : `is too short (minimum is ${error.params.limit} characters)`;
+    case 'maxLength':
+      return `is too long (maximum is ${error.params.limit} characters)`;
+    case 'maxItems':
+      return `is too long (maximum is ${error.params.limit} items)`;
+    case 'minItems':
+      return `is too short (minimum is ${error.params.limit} items)`;
+    case 'enum':
+      return 'is not included in the list';
+    case 'format':
+      return error.params.format === 'email' ? 'is not a valid email' : 'is not a valid ISO 8601 timestamp';
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return `must be greater than or equal to ${error.params.limit}`;
+    case 'maximum':
+      return `must be less than or equal to ${error.params.limit}`;
+    case 'type':
+      if (value === null || value === undefined) return "can't be blank";
+      if (arrayOfStrings.has(field)) return 'must be an array of strings';
+      return TYPE_MESSAGES[String(error.params.type)] ?? `must be of type ${String(error.params.type)}`;
+    case 'additionalProperties':
+      return 'is not a known field';
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/**
+ * Turns ajv errors into the `details` map of spec 7, keyed by top-level field
+ * (`labels`, not `labels/3`), prefixed for batches (`events[3].type`).
+ */
+export function toValidationDetails(
+  errors: readonly ErrorObject[],
+  data: unknown,
+  options: { prefix?: string; arrayOfStrings?: ReadonlySet<string> } = {},
+): ValidationDetails {
+  const details: ValidationDetails = {};
+  const prefix = options.prefix ?? '';
+  const arrayOfStrings = options.arrayOfStrings ?? new Set(['labels']);
+  for (const error of errors) {
+    const segments = error.instancePath.split('/').slice(1);
+    let field = segments[0] ?? '';
+    if (error.keyword === 'required') field = String(error.params.missingProperty);
+    if (error.keyword === 'additionalProperties') field = String(error.params.additionalProperty);
+    const key = field === '' ? (prefix === '' ? 'base' : prefix.replace(/\.$/, '')) : `${prefix}${field}`;
+    const value = field === '' ? data : (data as Record<string, unknown> | null)?.[field];
+    const message = field === '' && error.keyword === 'type' ? 'must be an object' : messageFor(error, field, value, arrayOfStrings);
+    const list = (details[key] ??= []);
+    if (!list.includes(message)) list.push(message);
+  }
+  return details;
+}
+
+/** Compiles a schema once and validates into `details`, or null when valid. */
+export function detailsValidator(ajv: Ajv, schema: object): (data: unknown, prefix?: string) => ValidationDetails | null {
+  const validate: ValidateFunction = ajv.compile(schema);
+  return (data, prefix) => (validate(data) ? null : toValidationDetails(validate.errors ?? [], data, prefix === undefined ? {} : { prefix }));
+}

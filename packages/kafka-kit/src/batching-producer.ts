@@ -1,0 +1,191 @@
+import type { Kafka, Producer, IHeaders } from 'kafkajs';
+import type { Logger } from 'pino';
+import { pulseboardError } from '@pulseboard/contracts';
+
+export interface OutgoingMessage {
+  key: string;
+  value: string | Buffer;
+  headers?: IHeaders;
+}
+
+interface Pending {
+  topic: string;
+  message: OutgoingMessage;
+  resolve: () => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+  settled: boolean;
+}
+
+export interface BatchingProducerOptions {
+  kafka: Kafka;
+  logger: Logger;
+  /** How long the first message of a batch waits for company. */
+  lingerMs?: number;
+  /** A batch is sent as soon as it holds this many messages. */
+  maxBatchMessages?: number;
+  /** A caller is told `kafka_unavailable` when its message is not acknowledged within this time. */
+  deliveryTimeoutMs?: number;
+}
+
+/**
+ * An idempotent, acks=all producer that lets concurrent callers share produce
+ * requests: messages queue while one request is in flight, and the next request
+ * carries all of them (group commit). Each caller's promise settles with its own
+ * message's acknowledgement, or rejects with a retryable `kafka_unavailable` once
+ * its delivery timeout passes, so an HTTP request never hangs on a dead broker.
+ */
+export class BatchingProducer {
+  private readonly producer: Producer;
+  private readonly logger: Logger;
+  private readonly lingerMs: number;
+  private readonly maxBatchMessages: number;
+  private readonly deliveryTimeoutMs: number;
+  private queue: Pending[] = [];
+  private inFlight = false;
+  private lingerTimer: NodeJS.Timeout | undefined;
+  private connected: Promise<void> | undefined;
+  private stopped = false;
+  private idle: (() => void) | undefined;
+  private isConnected = false;
+
+  constructor(options: BatchingProducerOptions) {
+    this.logger = options.logger;
+    this.lingerMs = options.lingerMs ?? 1;
+    this.maxBatchMessages = options.maxBatchMessages ?? 2000;
+    this.deliveryTimeoutMs = options.deliveryTimeoutMs ?? 5000;
+    this.producer = options.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+    });
+    this.producer.on(this.producer.events.CONNECT, () => {
+      this.isConnected = true;
+      this.schedule();
+    });
+    this.producer.on(this.producer.events.DISCONNECT, () => {
+      this.isConnected = false;
+    });
+  }
+
+  /** Connects in the background and keeps trying, so a service starts while Kafka is still coming up. */
+  start(): void {
+    this.connected ??= this.connectWithRetry();
+  }
+
+  private async connectWithRetry(): Promise<void> {
+    let delay = 200;
+    while (!this.stopped) {
+      try {
+        await this.producer.connect();
+        this.logger.info({ event: 'kafka_producer_connected' });
+        this.schedule();
+        return;
+      } catch (error) {
+        this.logger.warn({ event: 'kafka_producer_connect_failed', err: error, retry_in_ms: delay });
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 5000);
+      }
+    }
+  }
+
+  /** Resolves once Kafka acknowledged the message (acks=all). */
+  send(topic: string, message: OutgoingMessage): Promise<void> {
+    if (this.stopped) return Promise.reject(pulseboardError('producer_stopped', 'the producer is stopping', { retryable: true, status: 503 }));
+    return new Promise<void>((resolve, reject) => {
+      const pending: Pending = {
+        topic,
+        message,
+        resolve,
+        reject,
+        settled: false,
+        timer: setTimeout(() => this.expire(pending), this.deliveryTimeoutMs),
+      };
+      this.queue.push(pending);
+      this.schedule();
+    });
+  }
+
+  private expire(pending: Pending): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    // Not yet handed to Kafka: take it out so it is never written after we said it failed.
+    const index = this.queue.indexOf(pending);
+    if (index >= 0) this.queue.splice(index, 1);
+    pending.reject(pulseboardError('kafka_unavailable', 'the event log did not acknowledge the event in time', { retryable: true, status: 503 }));
+  }
+
+  private schedule(): void {
+    if (this.inFlight || this.queue.length === 0 || this.lingerTimer !== undefined || !this.isConnected) return;
+    if (this.queue.length >= this.maxBatchMessages || this.lingerMs <= 0) {
+      void this.flush();
+      return;
+    }
+    this.lingerTimer = setTimeout(() => {
+      this.lingerTimer = undefined;
+      void this.flush();
+    }, this.lingerMs);
+  }
+
+  private async flush(): Promise<void> {
+    if (this.inFlight) return;
+    const batch = this.queue.splice(0, this.maxBatchMessages).filter((p) => !p.settled);
+    if (batch.length === 0) return this.afterFlush();
+    this.inFlight = true;
+    const byTopic = new Map<string, OutgoingMessage[]>();
+    for (const p of batch) {
+      const list = byTopic.get(p.topic) ?? [];
+      list.push(p.message);
+      byTopic.set(p.topic, list);
+    }
+    try {
+      await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+      for (const p of batch) this.settle(p);
+    } catch (error) {
+      this.logger.error({ event: 'kafka_produce_failed', err: error, messages: batch.length });
+      const failure = pulseboardError('kafka_unavailable', 'the event log is unavailable', { retryable: true, status: 503, cause: error });
+      for (const p of batch) this.settle(p, failure);
+    } finally {
+      this.inFlight = false;
+      this.afterFlush();
+    }
+  }
+
+  private settle(p: Pending, error?: Error): void {
+    clearTimeout(p.timer);
+    if (p.settled) return;
+    p.settled = true;
+    if (error === undefined) p.resolve();
+    else p.reject(error);
+  }
+
+  private afterFlush(): void {
+    if (this.queue.length > 0) this.schedule();
+    else if (!this.inFlight && this.idle !== undefined) this.idle();
+  }
+
+  /** Sends what is queued, then disconnects. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.isConnected && (this.inFlight || this.queue.length > 0)) {
+      await new Promise<void>((resolve) => {
+        this.idle = resolve;
+        if (this.lingerTimer !== undefined) {
+          clearTimeout(this.lingerTimer);
+          this.lingerTimer = undefined;
+          void this.flush();
+        }
+        setTimeout(resolve, this.deliveryTimeoutMs).unref();
+      });
+    }
+    for (const p of this.queue.splice(0)) this.expire(p);
+    await this.producer.disconnect().catch(() => undefined);
+  }
+
+  /** For readiness probes. */
+  get ready(): boolean {
+    return this.isConnected;
+  }
+
+}

@@ -1,0 +1,2 @@
+export { startStoreService } from './service.ts';
+export { loadStoreEnv, type StoreEnv } from './env.ts';

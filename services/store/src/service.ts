@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
+import { createAjv, ingestedEventSchema, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
+import { BatchingProducer, createKafka, ensureTopics, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
+import { createPool, runMigrations } from '@pulseboard/db';
+import type { StoreEnv } from './env.ts';
+import { createEventsHandler } from './events-handler.ts';
+import { createStoreMetrics } from './metrics.ts';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export interface StoreService {
+  stop(): Promise<void>;
+  /** Bound address of the health/metrics listener, when enabled. */
+  httpAddress: string | undefined;
+}
+
+/** Composition root: builds every dependency once and passes it down. */
+export async function startStoreService(env: StoreEnv, logger: Logger = createLogger('store', env.LOG_LEVEL)): Promise<StoreService> {
+  if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'store', logger });
+  const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-store' });
+  const metrics = createStoreMetrics();
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-store`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  await ensureTopics(kafka, [
+    { topic: env.TOPIC_EVENTS, numPartitions: TOPICS.events.partitions },
+    { topic: env.TOPIC_EVENTS_DLQ, numPartitions: TOPICS.eventsDeadLetter.partitions },
+  ]);
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
+  producer.start();
+  const ajv = createAjv();
+  const consumer: RunningConsumer = await runBatchConsumer<IngestedEvent>({
+    kafka,
+    logger,
+    groupId: env.STORE_GROUP_ID,
+    topic: env.TOPIC_EVENTS,
+    deadLetterTopic: env.TOPIC_EVENTS_DLQ,
+    producer,
+    decode: jsonDecoder<IngestedEvent>(ajv.compile(ingestedEventSchema)),
+    handle: createEventsHandler({ pool, logger, metrics }),
+    partitionsConsumedConcurrently: env.STORE_PARTITIONS_CONCURRENTLY,
+  });
+
+  const http = env.STORE_HTTP_PORT === 0 ? undefined : Fastify({ logger: false });
+  if (http !== undefined) {
+    http.get('/healthz', async () => ({ status: 'ok' }));
+    http.get('/readyz', async (_req, reply) => {
+      await pool.query('SELECT 1');
+      return reply.send({ status: 'ok' });
+    });
+    http.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+    await http.listen({ port: env.STORE_HTTP_PORT, host: env.STORE_HTTP_HOST });
+  }
+  logger.info({ event: 'store_started', topic: env.TOPIC_EVENTS, group: env.STORE_GROUP_ID });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    httpAddress: http === undefined ? undefined : `http://${env.STORE_HTTP_HOST}:${(http.server.address() as { port: number }).port}`,
+    stop() {
+      // Order: stop taking work, finish and commit the batch in hand, then close what it used.
+      stopping ??= (async () => {
+        await consumer.stop();
+        await producer.stop();
+        await pool.end();
+        await http?.close();
+        logger.info({ event: 'store_stopped' });
+      })();
+      return stopping;
+    },
+  };
+}
