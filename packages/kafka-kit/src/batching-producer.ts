@@ -1,4 +1,4 @@
-import type { Kafka, Producer, IHeaders } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer, type IHeaders } from 'kafkajs';
 import type { Logger } from 'pino';
 import { pulseboardError } from '@pulseboard/contracts';
 
@@ -58,6 +58,11 @@ export class BatchingProducer {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
+      // Murmur2 like the Java client, so users' own producers and consumers agree on partitions.
+      createPartitioner: Partitioners.DefaultPartitioner,
+      // The idempotent producer must not give up on its own (kafkajs warns otherwise); callers
+      // are bounded by deliveryTimeoutMs instead.
+      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 100, maxRetryTime: 2000 },
     });
     this.producer.on(this.producer.events.CONNECT, () => {
       this.isConnected = true;

@@ -1,0 +1,34 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { GatewayDeps } from './deps.ts';
+import { registerErrorHandling } from './error-handling.ts';
+import { registerRequestDecoding } from './request-decoding.ts';
+import { registerIngestRoute } from './routes/ingest.ts';
+import { registerEventRoutes } from './routes/events.ts';
+import { registerSystemRoutes } from './routes/system.ts';
+import { registerAdminRoutes } from './control/admin-routes.ts';
+import { eventEnvelopeSchema } from '@pulseboard/contracts';
+
+/** The HTTP surface: `/ingest` and `/api/v1/*` (spec 4). Takes its dependencies, owns none. */
+export function buildApp(deps: GatewayDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Per-request log lines cost more than the ingest itself; failures are logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.env.BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    requestIdHeader: 'x-request-id',
+    // Report every invalid field at once, and never coerce: a string is not a number.
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
+  }) as unknown as FastifyInstance;
+  // Spec 4: every body is JSON. Without fastify's text parser, anything else is 415.
+  app.removeContentTypeParser(['text/plain']);
+  app.addSchema(eventEnvelopeSchema);
+  registerRequestDecoding(app);
+  registerErrorHandling(app);
+  registerIngestRoute(app, deps);
+  registerEventRoutes(app, deps);
+  registerSystemRoutes(app, deps);
+  registerAdminRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,28 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const API_KEY_PREFIX = 'evk_';
+export const USER_TOKEN_PREFIX = 'evu_';
+
+/** A new secret: prefix plus 32 random bytes, base64url. Shown once, stored only as its hash. */
+export function generateSecret(prefix: string): string {
+  return `${prefix}${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * SHA-256 of the secret. The secrets carry 256 random bits, so a fast unsalted
+ * hash is enough (no dictionary to attack) and lets us look the hash up by index.
+ */
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+export function sameHash(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The `Bearer` credential of an Authorization header, or undefined when absent or empty. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,30 @@
+/** Request bodies of the admin API (CONTRACT.md, Identity and access). */
+export const createAccountBody = {
+  $id: 'https://pulseboard.dev/schemas/admin-create-account.json',
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    hourly_request_limit: { type: 'integer', minimum: 1 },
+  },
+} as const;
+
+export const createUserBody = {
+  $id: 'https://pulseboard.dev/schemas/admin-create-user.json',
+  type: 'object',
+  required: ['email'],
+  properties: { email: { type: 'string', format: 'email', maxLength: 320 } },
+} as const;
+
+export const createProjectBody = {
+  $id: 'https://pulseboard.dev/schemas/admin-create-project.json',
+  type: 'object',
+  required: ['project_key', 'name'],
+  properties: {
+    project_key: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9][a-z0-9_-]*$' },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    monthly_quota: { type: 'integer', minimum: 0 },
+    burst_limit: { type: 'integer', minimum: 1 },
+    hourly_request_limit: { type: 'integer', minimum: 1 },
+  },
+} as const;

@@ -1,0 +1,27 @@
+import type { Pool } from '@pulseboard/db';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { ProjectDirectory } from './auth/project-directory.ts';
+import type { Limiter } from './limits/limiter.ts';
+import type { EventPipeline } from './ingest/event-pipeline.ts';
+import type { GatewayEnv } from './env.ts';
+import type { EnvelopeValidator } from './ingest/envelope-validator.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { IdempotencyStore } from './ingest/idempotency.ts';
+
+/** Everything routes need, built once by the composition root (service.ts). */
+export interface GatewayDeps {
+  env: GatewayEnv;
+  logger: Logger;
+  pool: Pool;
+  redis: Redis;
+  directory: ProjectDirectory;
+  limiter: Limiter;
+  pipeline: EventPipeline;
+  validator: EnvelopeValidator;
+  metrics: GatewayMetrics;
+  idempotency: IdempotencyStore;
+  /** Whether Kafka is connected, for readiness. */
+  kafkaReady: () => boolean;
+  now: () => number;
+}

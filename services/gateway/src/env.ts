@@ -1,0 +1,51 @@
+import { commonEnvProperties, loadEnv, redisEnvProperties } from '@pulseboard/config';
+
+const properties = {
+  ...commonEnvProperties,
+  ...redisEnvProperties,
+  GATEWAY_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+  GATEWAY_HOST: { type: 'string', default: '0.0.0.0' },
+  ADMIN_TOKEN: { type: 'string', default: '' },
+  BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
+  // Environment defaults for the limits of spec section 8; projects and accounts may override.
+  DEFAULT_BURST_LIMIT: { type: 'integer', minimum: 1, default: 100 },
+  DEFAULT_PROJECT_HOURLY_LIMIT: { type: 'integer', minimum: 1, default: 1000 },
+  DEFAULT_ACCOUNT_HOURLY_LIMIT: { type: 'integer', minimum: 1, default: 5000 },
+  GLOBAL_HOURLY_LIMIT: { type: 'integer', minimum: 1, default: 10000 },
+  DEFAULT_MONTHLY_QUOTA: { type: 'integer', minimum: 0, default: 10000 },
+  KAFKA_LINGER_MS: { type: 'integer', minimum: 0, default: 1 },
+  KAFKA_DELIVERY_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 5000 },
+  WEBHOOK_OUTCOME_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 2000 },
+  IDEMPOTENCY_TTL_SECONDS: { type: 'integer', minimum: 1, default: 86400 },
+  MIGRATE_ON_START: { type: 'boolean', default: true },
+} as const;
+
+export interface GatewayEnv {
+  NODE_ENV: string;
+  LOG_LEVEL: string;
+  DATABASE_URL: string;
+  DATABASE_POOL_SIZE: number;
+  KAFKA_BROKERS: string;
+  KAFKA_CLIENT_ID: string;
+  TOPIC_EVENTS: string;
+  TOPIC_EVENTS_DLQ: string;
+  REDIS_URL: string;
+  GATEWAY_PORT: number;
+  GATEWAY_HOST: string;
+  ADMIN_TOKEN: string;
+  BODY_LIMIT_BYTES: number;
+  DEFAULT_BURST_LIMIT: number;
+  DEFAULT_PROJECT_HOURLY_LIMIT: number;
+  DEFAULT_ACCOUNT_HOURLY_LIMIT: number;
+  GLOBAL_HOURLY_LIMIT: number;
+  DEFAULT_MONTHLY_QUOTA: number;
+  KAFKA_LINGER_MS: number;
+  KAFKA_DELIVERY_TIMEOUT_MS: number;
+  WEBHOOK_OUTCOME_TIMEOUT_MS: number;
+  IDEMPOTENCY_TTL_SECONDS: number;
+  MIGRATE_ON_START: boolean;
+}
+
+export function loadGatewayEnv(env: Record<string, string | undefined> = process.env): GatewayEnv {
+  return loadEnv<GatewayEnv>(properties, env);
+}

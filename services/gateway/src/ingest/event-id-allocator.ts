@@ -1,0 +1,53 @@
+import type { Pool } from '@pulseboard/db';
+
+/** Must equal the INCREMENT of the `event_id_blocks` sequence (gateway migration). */
+export const EVENT_ID_BLOCK_SIZE = 1000;
+
+/**
+ * Hands out event ids before events enter Kafka, so `/ingest` can return them.
+ * Each `nextval` reserves a block of 1000 ids for this process alone; sequences
+ * never go back, so an id is never reused after any restart (unused ids of a
+ * block are simply skipped). The next block is fetched while the current one
+ * still has a fifth left, so the hot path almost never waits on Postgres.
+ */
+export class EventIdAllocator {
+  private next = 0;
+  private end = 0; // exclusive
+  private upcoming: Promise<number> | undefined;
+
+  constructor(private readonly pool: Pool) {}
+
+  async allocate(): Promise<number> {
+    while (this.next >= this.end) {
+      const pending = (this.upcoming ??= this.fetchBlock());
+      let start: number;
+      try {
+        start = await pending;
+      } catch (error) {
+        if (this.upcoming === pending) this.upcoming = undefined;
+        throw error;
+      }
+      // Of all callers waiting on this block, the first to wake installs it.
+      if (this.upcoming === pending) {
+        this.upcoming = undefined;
+        this.next = start;
+        this.end = start + EVENT_ID_BLOCK_SIZE;
+      }
+    }
+    const id = this.next++;
+    if (id > Number.MAX_SAFE_INTEGER) throw new Error('event id space exhausted');
+    if (this.upcoming === undefined && this.end - this.next < EVENT_ID_BLOCK_SIZE / 5) {
+      const prefetch = this.fetchBlock();
+      this.upcoming = prefetch;
+      prefetch.catch(() => {
+        if (this.upcoming === prefetch) this.upcoming = undefined;
+      });
+    }
+    return id;
+  }
+
+  private async fetchBlock(): Promise<number> {
+    const { rows } = await this.pool.query<{ start: string }>("SELECT nextval('event_id_blocks')::text AS start");
+    return Number(rows[0]!.start);
+  }
+}
