@@ -39,6 +39,7 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
     decode: jsonDecoder<IngestedEvent>(ajv.compile(ingestedEventSchema)),
     handle: createEventsHandler({ pool, logger, metrics }),
     partitionsConsumedConcurrently: env.STORE_PARTITIONS_CONCURRENTLY,
+    sessionTimeoutMs: env.STORE_SESSION_TIMEOUT_MS,
   });
 
   const http = env.STORE_HTTP_PORT === 0 ? undefined : Fastify({ logger: false });

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+
+/** Where integration tests find the real infrastructure (started by deploy/infra.sh). */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_test';
+// Database 1: tests never touch the counters of a locally running demo (database 0).
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/1';
+export const TEST_KAFKA_BROKERS = process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/** A name no other test uses: each test gets its own topic, group and project. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Environment for a service under test, on its own topics. */
+export function serviceTestEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const suffix = randomUUID().slice(0, 8);
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    DATABASE_URL: TEST_DATABASE_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    KAFKA_BROKERS: TEST_KAFKA_BROKERS,
+    TOPIC_EVENTS: `test.events.${suffix}`,
+    TOPIC_EVENTS_DLQ: `test.events.dlq.${suffix}`,
+    MIGRATE_ON_START: 'false',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    GATEWAY_PORT: '0',
+    GATEWAY_HOST: '127.0.0.1',
+    STORE_HTTP_PORT: '0',
+    STORE_GROUP_ID: `test-store-${suffix}`,
+    STORE_SESSION_TIMEOUT_MS: '6000',
+    // The global and account counters are shared by every test in an hour; tests of those
+    // limits set their own values (and a clock of their own).
+    GLOBAL_HOURLY_LIMIT: '100000000',
+    DEFAULT_ACCOUNT_HOURLY_LIMIT: '100000000',
+    ...extra,
+  };
+}

@@ -1,0 +1,5 @@
+export * from './env.ts';
+export * from './wait-for.ts';
+export * from './kafka.ts';
+export * from './http.ts';
+export * from './processes.ts';

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from './wait-for.ts';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  logs: string[];
+  /** Sends the signal and waits for the process to exit. */
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Runs a service the way production does (its own process, its main.ts), and
+ * waits for its `<name>_started` log event. Tests use it where a real process
+ * boundary matters: killing a consumer mid-stream, two gateway instances.
+ */
+export async function spawnService(service: string, env: Record<string, string>, startedEvent = `${service}_started`): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
+    cwd: root,
+    // info at least: the start-up event is how we know it is up.
+    env: { ...process.env, ...env, LOG_LEVEL: env.LOG_LEVEL === 'debug' ? 'debug' : 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  let started = false;
+  const onData = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (line === '') continue;
+      logs.push(line);
+      if (line.includes(`"event":"${startedEvent}"`)) started = true;
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`exited ${child.exitCode}`)) : false), { timeoutMs: 60000, what: `${service} to start` });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${service} did not start: ${String(error)}\n${logs.slice(-30).join('\n')}`);
+  }
+  return {
+    child,
+    logs,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

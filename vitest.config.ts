@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: `unit` (*.test.ts beside the code, no infrastructure) and
+ * `integration` (*.integration.test.ts, against the real Kafka, Postgres and
+ * Redis that the global setup starts). `vitest run` runs both.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['packages/*/src/**/*.integration.test.ts', 'services/*/src/**/*.integration.test.ts', 'tests/**/*.integration.test.ts'],
+          globalSetup: ['packages/test-kit/src/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
