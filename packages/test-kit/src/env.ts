@@ -7,6 +7,11 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 export const TEST_KAFKA_BROKERS = process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
+/** Topics of one test run share a prefix, so the run can delete what it created. */
+export function testTopicPrefix(): string {
+  return `test.${process.env.PULSEBOARD_TEST_RUN ?? 'adhoc'}.`;
+}
+
 /** A name no other test uses: each test gets its own topic, group and project. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -21,8 +26,8 @@ export function serviceTestEnv(extra: Record<string, string> = {}): Record<strin
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
     KAFKA_BROKERS: TEST_KAFKA_BROKERS,
-    TOPIC_EVENTS: `test.events.${suffix}`,
-    TOPIC_EVENTS_DLQ: `test.events.dlq.${suffix}`,
+    TOPIC_EVENTS: `${testTopicPrefix()}events.${suffix}`,
+    TOPIC_EVENTS_DLQ: `${testTopicPrefix()}events.dlq.${suffix}`,
     MIGRATE_ON_START: 'false',
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     GATEWAY_PORT: '0',

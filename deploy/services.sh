@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs Pulseboard's services as background processes (dev and single-host use;
+# Kubernetes manifests are in deploy/k8s). Usage: deploy/services.sh start|stop|status
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+SERVICES=(gateway store)
+run_dir="$state_dir/run"
+mkdir -p "$run_dir"
+
+alive() {
+  local pid
+  pid="$(cat "$run_dir/$1.pid" 2>/dev/null)" || return 1
+  [[ -n "$pid" ]] && grep -qa "services/$1/src/main.ts" "/proc/$pid/cmdline" 2>/dev/null
+}
+
+start() {
+  for service in "${SERVICES[@]}"; do
+    if alive "$service"; then echo "$service already running (pid $(cat "$run_dir/$service.pid"))"; continue; fi
+    (cd "$root" && setsid nohup node --import tsx "services/$service/src/main.ts" </dev/null >>"$run_dir/$service.log" 2>&1 & echo $! >"$run_dir/$service.pid")
+    # Wait for the service's own "started" log event, or its death.
+    for _ in $(seq 1 120); do
+      grep -q "\"event\":\"${service}_started\"" <(tail -n 50 "$run_dir/$service.log") && break
+      alive "$service" || { echo "$service failed to start:" >&2; tail -n 30 "$run_dir/$service.log" >&2; return 1; }
+      sleep 0.5
+    done
+    echo "$service started (pid $(cat "$run_dir/$service.pid"), log $run_dir/$service.log)"
+  done
+}
+
+stop() {
+  for service in "${SERVICES[@]}"; do
+    alive "$service" || { rm -f "$run_dir/$service.pid"; continue; }
+    local pid; pid="$(cat "$run_dir/$service.pid")"
+    kill -TERM "$pid"
+    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$pid" 2>/dev/null || true
+    rm -f "$run_dir/$service.pid"
+    echo "$service stopped"
+  done
+}
+
+status() {
+  local rc=0
+  for service in "${SERVICES[@]}"; do
+    if alive "$service"; then echo "$service running (pid $(cat "$run_dir/$service.pid"))"; else echo "$service stopped"; rc=1; fi
+  done
+  return $rc
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  status) status ;;
+  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac

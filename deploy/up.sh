@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Starts everything on this machine: dependencies, Postgres/Redis/Kafka,
+# migrations, every service, and a demo project. Safe to run again.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$root"
+
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/pulseboard}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:9092}"
+export GATEWAY_PORT="${GATEWAY_PORT:-8080}"
+# The admin token is made once per machine and kept in the state dir (mode 600).
+token_file="$state_dir/admin-token"
+if [[ -z "${ADMIN_TOKEN:-}" ]]; then
+  [[ -s "$token_file" ]] || (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(24).toString('base64url'))" >"$token_file")
+  ADMIN_TOKEN="$(cat "$token_file")"
+fi
+export ADMIN_TOKEN
+
+install_deps
+bash deploy/infra.sh up
+pnpm --silent migrate
+bash deploy/services.sh start
+
+gateway="http://127.0.0.1:$GATEWAY_PORT"
+echo
+echo "Pulseboard is up:"
+echo "  API and ingest   $gateway   (POST $gateway/ingest, $gateway/api/v1/...)"
+echo "  metrics          $gateway/metrics"
+echo "  Kafka            $KAFKA_BROKERS    Postgres $DATABASE_URL    Redis $REDIS_URL"
+echo "  admin token      in $token_file"
+echo "  logs             $state_dir/run/*.log     stop with: bash deploy/down.sh"
+if [[ -f deploy/seed-demo.ts ]]; then
+  echo
+  node --import tsx deploy/seed-demo.ts "$gateway" "$ADMIN_TOKEN"
+fi
