@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createAjv, detailsValidator } from './validation.ts';
+import { eventEnvelopeSchema } from './event-envelope.schema.ts';
+
+const validate = detailsValidator(createAjv(), eventEnvelopeSchema);
+const valid = { project_key: 'web', type: 'metric', name: 'cpu_usage', timestamp: '2026-01-02T03:04:05Z', attributes: { value: 91.5 } };
+
+describe('event envelope validation messages (spec 2.1, CONTRACT Events)', () => {
+  it('accepts a minimal envelope and every optional field', () => {
+    expect(validate(valid)).toBeNull();
+    expect(validate({ ...valid, severity: 'critical', channel: 'ops', correlation_id: 'c1', source: 'host-1', labels: ['a', 'b'] })).toBeNull();
+  });
+
+  it('accepts ISO 8601 timestamps with and without offset, rejects others', () => {
+    for (const timestamp of ['2026-01-02T03:04:05Z', '2026-01-02T03:04:05.123+02:00', '2026-01-02T03:04:05']) {
+      expect(validate({ ...valid, timestamp })).toBeNull();
+    }
+    for (const timestamp of ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '']) {
+      expect(validate({ ...valid, timestamp })).toEqual({ timestamp: ['is not a valid ISO 8601 timestamp'] });
+    }
+  });
+
+  it('says "can\'t be blank" for missing, null and empty required fields', () => {
+    expect(validate({})).toEqual({
+      project_key: ["can't be blank"],
+      type: ["can't be blank"],
+      name: ["can't be blank"],
+      timestamp: ["can't be blank"],
+      attributes: ["can't be blank"],
+    });
+    expect(validate({ ...valid, name: '' })).toEqual({ name: ["can't be blank"] });
+    expect(validate({ ...valid, name: null })).toEqual({ name: ["can't be blank"] });
+  });
+
+  it('uses the contract wording for types, lists and lengths', () => {
+    expect(validate({ ...valid, type: 'weather' })).toEqual({ type: ['is not included in the list'] });
+    expect(validate({ ...valid, severity: 'fatal' })).toEqual({ severity: ['is not included in the list'] });
+    expect(validate({ ...valid, name: 42 })).toEqual({ name: ['must be a string'] });
+    expect(validate({ ...valid, attributes: [1] })).toEqual({ attributes: ['must be an object'] });
+    expect(validate({ ...valid, labels: 'prod' })).toEqual({ labels: ['must be an array of strings'] });
+    expect(validate({ ...valid, labels: ['ok', 3] })).toEqual({ labels: ['must be an array of strings'] });
+    expect(validate({ ...valid, name: 'x'.repeat(201) })).toEqual({ name: ['is too long (maximum is 200 characters)'] });
+  });
+
+  it('reports a non-object body as base, and prefixes batch fields', () => {
+    expect(validate([valid])).toEqual({ base: ['must be an object'] });
+    expect(validate('x')).toEqual({ base: ['must be an object'] });
+    expect(validate({ ...valid, type: 'nope' }, 'events[3].')).toEqual({ 'events[3].type': ['is not included in the list'] });
+  });
+});
