@@ -11,6 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', '**/node_modules/**'],
         },
@@ -18,6 +19,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          // Units first; integration files run two at a time (2 cores, one shared broker).
+          sequence: { groupOrder: 1 },
           include: ['packages/*/src/**/*.integration.test.ts', 'services/*/src/**/*.integration.test.ts', 'tests/**/*.integration.test.ts'],
           globalSetup: ['packages/test-kit/src/global-setup.ts'],
           testTimeout: 60_000,
