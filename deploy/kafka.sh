@@ -9,7 +9,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # follows a version bump automatically.
 version="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/kafka/pom.xml")"
 state="${PULSEBOARD_STATE_DIR:-$HOME/.cache/pulseboard}/kafka"
-lib="$state/lib-$version"
+# Jars can be shared between brokers of different state dirs (tests run a second broker).
+lib="${KAFKA_LIB_DIR:-$state/lib-$version}"
 data="$state/data"
 log="$state/kafka.log"
 pidfile="$state/kafka.pid"

@@ -3,3 +3,4 @@ export * from './wait-for.ts';
 export * from './kafka.ts';
 export * from './http.ts';
 export * from './processes.ts';
+export * from './second-broker.ts';

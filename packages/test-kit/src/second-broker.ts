@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { freePort } from './processes.ts';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * A second, private Kafka broker (same jars, own data and ports) that a test may
+ * stop and start without disturbing the broker every other test shares.
+ */
+export async function startPrivateBroker(): Promise<{ brokers: string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }> {
+  const version = /<kafka.version>(.*)<\/kafka.version>/.exec(readFileSync(join(root, 'deploy/kafka/pom.xml'), 'utf8'))![1]!;
+  const sharedState = process.env.PULSEBOARD_STATE_DIR ?? join(homedir(), '.cache/pulseboard');
+  const env = {
+    ...process.env,
+    PULSEBOARD_STATE_DIR: mkdtempSync(join(tmpdir(), 'pb-broker-')),
+    KAFKA_LIB_DIR: join(sharedState, 'kafka', `lib-${version}`),
+    KAFKA_PORT: String(await freePort()),
+    KAFKA_CONTROLLER_PORT: String(await freePort()),
+    KAFKA_HEAP_OPTS: '-Xms128m -Xmx384m',
+  };
+  const script = join(root, 'deploy/kafka.sh');
+  const start = async () => {
+    await run('bash', [script, 'start'], { env, timeout: 120000 });
+  };
+  await start();
+  return {
+    brokers: `127.0.0.1:${env.KAFKA_PORT}`,
+    start,
+    stop: async () => {
+      await run('bash', [script, 'stop'], { env, timeout: 60000 });
+    },
+    destroy: async () => {
+      await run('bash', [script, 'stop'], { env, timeout: 60000 });
+      await run('rm', ['-rf', env.PULSEBOARD_STATE_DIR]);
+    },
+  };
+}
