@@ -3,3 +3,4 @@ export * from './ingested-event.schema.ts';
 export * from './validation.ts';
 export * from './errors.ts';
 export * from './topics.ts';
+export * from './webhook-request.schema.ts';

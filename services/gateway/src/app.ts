@@ -3,6 +3,8 @@ import type { GatewayDeps } from './deps.ts';
 import { registerErrorHandling } from './error-handling.ts';
 import { registerRequestDecoding } from './request-decoding.ts';
 import { registerIngestRoute } from './routes/ingest.ts';
+import { registerWebhookRoutes } from './routes/webhooks.ts';
+import { registerRateLimitRoutes } from './routes/rate-limits.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerSystemRoutes } from './routes/system.ts';
 import { registerAdminRoutes } from './control/admin-routes.ts';
@@ -27,6 +29,8 @@ export function buildApp(deps: GatewayDeps): FastifyInstance {
   registerRequestDecoding(app);
   registerErrorHandling(app);
   registerIngestRoute(app, deps);
+  registerWebhookRoutes(app, deps);
+  registerRateLimitRoutes(app, deps);
   registerEventRoutes(app, deps);
   registerSystemRoutes(app, deps);
   registerAdminRoutes(app, deps);

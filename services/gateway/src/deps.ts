@@ -8,6 +8,7 @@ import type { GatewayEnv } from './env.ts';
 import type { EnvelopeValidator } from './ingest/envelope-validator.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import type { IdempotencyStore } from './ingest/idempotency.ts';
+import type { RuleOutcomeWaiter } from './ingest/rule-outcomes.ts';
 
 /** Everything routes need, built once by the composition root (service.ts). */
 export interface GatewayDeps {
@@ -21,6 +22,8 @@ export interface GatewayDeps {
   validator: EnvelopeValidator;
   metrics: GatewayMetrics;
   idempotency: IdempotencyStore;
+  /** The rule engine's outcomes for /webhooks; absent until a rule engine exists (answers are then 202). */
+  ruleOutcomes?: RuleOutcomeWaiter;
   /** Whether Kafka is connected, for readiness. */
   kafkaReady: () => boolean;
   now: () => number;

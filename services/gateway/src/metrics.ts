@@ -5,6 +5,8 @@ export interface GatewayMetrics {
   eventsAccepted: Counter<'endpoint'>;
   requestsRejected: Counter<'endpoint' | 'reason'>;
   kafkaAckMs: Histogram;
+  webhookBatchEvents: Histogram;
+  limiterBatchOperations: Histogram;
 }
 
 export function createGatewayMetrics(): GatewayMetrics {
@@ -15,5 +17,8 @@ export function createGatewayMetrics(): GatewayMetrics {
     eventsAccepted: new Counter({ name: 'gateway_events_accepted_total', help: 'Events acknowledged by Kafka and answered 201/202', labelNames: ['endpoint'], registers: [registry] }),
     requestsRejected: new Counter({ name: 'gateway_requests_rejected_total', help: 'Ingest requests refused, by reason code', labelNames: ['endpoint', 'reason'], registers: [registry] }),
     kafkaAckMs: new Histogram({ name: 'gateway_kafka_ack_ms', help: 'Time from hand-off to Kafka acknowledgement', buckets: [1, 2, 5, 10, 20, 50, 100, 250, 1000, 5000], registers: [registry] }),
+    webhookBatchEvents: new Histogram({ name: 'gateway_webhook_batch_events', help: 'Events per accepted webhooks batch', buckets: [1, 5, 10, 25, 50, 75, 100], registers: [registry] }),
+    // How many requests one limiter script call decides: the micro-batching at work.
+    limiterBatchOperations: new Histogram({ name: 'gateway_limiter_batch_operations', help: 'Limit operations decided per Redis script call', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500], registers: [registry] }),
   };
 }

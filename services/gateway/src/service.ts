@@ -54,16 +54,17 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     accountHourly: env.DEFAULT_ACCOUNT_HOURLY_LIMIT,
     globalHourly: env.GLOBAL_HOURLY_LIMIT,
   });
+  const metrics = createGatewayMetrics();
   const deps: GatewayDeps = {
     env,
     logger,
     pool,
     redis,
     directory,
-    limiter: new Limiter(redis, monthlyUsageLoader(pool), now),
+    limiter: new Limiter(redis, monthlyUsageLoader(pool), now, (size) => metrics.limiterBatchOperations.observe(size)),
     pipeline: new EventPipeline(producer, new EventIdAllocator(pool), env.TOPIC_EVENTS),
     validator: createEnvelopeValidator(),
-    metrics: createGatewayMetrics(),
+    metrics,
     idempotency: new IdempotencyStore(redis, env.IDEMPOTENCY_TTL_SECONDS),
     kafkaReady: () => producer.ready,
     now,

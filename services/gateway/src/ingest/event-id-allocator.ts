@@ -17,6 +17,16 @@ export class EventIdAllocator {
 
   constructor(private readonly pool: Pool) {}
 
+  /** `count` ids; without waiting when the current block has them (the usual case). */
+  async allocateMany(count: number): Promise<number[]> {
+    const ids: number[] = [];
+    while (ids.length < count) {
+      if (this.next < this.end) ids.push(this.take());
+      else ids.push(await this.allocate());
+    }
+    return ids;
+  }
+
   async allocate(): Promise<number> {
     while (this.next >= this.end) {
       const pending = (this.upcoming ??= this.fetchBlock());
@@ -34,6 +44,10 @@ export class EventIdAllocator {
         this.end = start + EVENT_ID_BLOCK_SIZE;
       }
     }
+    return this.take();
+  }
+
+  private take(): number {
     const id = this.next++;
     if (id > Number.MAX_SAFE_INTEGER) throw new Error('event id space exhausted');
     if (this.upcoming === undefined && this.end - this.next < EVENT_ID_BLOCK_SIZE / 5) {

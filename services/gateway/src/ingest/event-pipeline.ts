@@ -1,11 +1,14 @@
-import type { EventEnvelope, IngestedEvent } from '@pulseboard/contracts';
+import type { IngestedEvent, WebhookEvent } from '@pulseboard/contracts';
 import { EVENT_SCHEMA_HEADER } from '@pulseboard/contracts';
 import type { BatchingProducer } from '@pulseboard/kafka-kit';
 import type { ProjectAuth } from '../auth/project-directory.ts';
 import type { EventIdAllocator } from './event-id-allocator.ts';
 
-/** Only the envelope's own fields travel on; unknown top-level fields are dropped. */
-export function toIngestedEvent(id: number, project: ProjectAuth, e: EventEnvelope, receivedAt: string): IngestedEvent {
+/**
+ * Only the envelope's own fields travel on; unknown top-level fields are dropped.
+ * The project is the authenticated one (a webhook event may omit project_key).
+ */
+export function toIngestedEvent(id: number, project: ProjectAuth, e: WebhookEvent, receivedAt: string): IngestedEvent {
   const event: IngestedEvent = {
     id,
     project_key: project.projectKey,
@@ -26,7 +29,9 @@ export function toIngestedEvent(id: number, project: ProjectAuth, e: EventEnvelo
 
 /**
  * Gives accepted events their ids and hands them to Kafka, keyed by project.
- * Resolves with the ids once Kafka acknowledged every one of them (acks=all).
+ * Ids come first (callers may need them before the events leave, e.g. to watch
+ * for the rule engine's outcome); `publish` resolves once Kafka acknowledged
+ * every event (acks=all). Each event is serialised exactly once.
  */
 export class EventPipeline {
   constructor(
@@ -35,20 +40,22 @@ export class EventPipeline {
     private readonly topic: string,
   ) {}
 
-  async publish(project: ProjectAuth, envelopes: readonly EventEnvelope[], receivedAt: Date): Promise<number[]> {
+  allocateIds(count: number): Promise<number[]> {
+    return this.ids.allocateMany(count);
+  }
+
+  async publish(project: ProjectAuth, events: readonly WebhookEvent[], ids: readonly number[], receivedAt: Date): Promise<void> {
     const at = receivedAt.toISOString();
-    const ids: number[] = [];
-    for (let i = 0; i < envelopes.length; i++) ids.push(await this.ids.allocate());
-    await Promise.all(
-      envelopes.map((envelope, i) => {
+    await this.producer.sendMany(
+      this.topic,
+      events.map((event, i) => {
         const id = ids[i]!;
-        return this.producer.send(this.topic, {
+        return {
           key: project.projectKey,
-          value: JSON.stringify(toIngestedEvent(id, project, envelope, at)),
+          value: JSON.stringify(toIngestedEvent(id, project, event, at)),
           headers: { 'content-type': 'application/json', 'pb-schema': EVENT_SCHEMA_HEADER, 'pb-event-id': String(id) },
-        });
+        };
       }),
     );
-    return ids;
   }
 }

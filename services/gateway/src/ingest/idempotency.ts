@@ -33,7 +33,8 @@ export class IdempotencyStore {
   async claim(projectKey: string, endpoint: string, key: string | undefined, body: unknown): Promise<IdempotencyClaim> {
     if (key === undefined) return { kind: 'none' };
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      return { kind: 'refused', error: apiError(400, 'validation_error', 'Invalid Idempotency-Key header', { details: { 'Idempotency-Key': [`is too long (maximum is ${MAX_KEY_LENGTH} characters)`] } }) };
+      const message = key.length === 0 ? "can't be blank" : `is too long (maximum is ${MAX_KEY_LENGTH} characters)`;
+      return { kind: 'refused', error: apiError(400, 'validation_error', 'Invalid Idempotency-Key header', { details: { 'Idempotency-Key': [message] } }) };
     }
     const redisKey = `{pbidem}:${projectKey}:${endpoint}:${createHash('sha256').update(key).digest('base64url')}`;
     const fingerprint = createHash('sha256').update(JSON.stringify(body) ?? '').digest('base64url');

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
+import { pulseboardError } from '@pulseboard/contracts';
 import { windowsAt, type Windows } from './windows.ts';
+import { MicroBatcher } from './micro-batch.ts';
 
 const SCRIPT = readFileSync(new URL('./limits.lua', import.meta.url), 'utf8');
 
@@ -39,53 +41,48 @@ export type LimitDecision =
 
 const WINDOW_BY_CODE: Record<number, RateWindow> = { 1: 'minute', 2: 'project_hour', 3: 'account_hour', 4: 'global_hour' };
 
-type LimitsCommand = (...args: (string | number)[]) => Promise<number[]>;
+type Mode = 'c' | 'u' | 'r';
+interface Operation {
+  subject: LimitSubject;
+  events: number;
+  mode: Mode;
+  windows: Windows;
+  seed: string;
+}
+type Outcome = [status: number, which: number, minute: number, projectHour: number, accountHour: number, globalHour: number, month: number];
+
+type LimitsCommand = (numberOfKeys: number, ...args: (string | number)[]) => Promise<number[]>;
 
 /**
- * Every limit of a request in one atomic Redis round trip (a Lua script):
- * per-minute burst (events), hourly project/account/global (requests) and the
- * monthly quota (events). All keys share the hash tag `{pbrl}` so the script
- * runs on Redis Cluster too (one slot). The clock is injectable for tests.
+ * Every limit of a request, atomically: per-minute burst (events), hourly
+ * project/account/global (requests) and the monthly quota (events). Concurrent
+ * requests are decided together by one Lua call (see micro-batch.ts), each still
+ * all or nothing. All keys share the hash tag `{pbrl}`, so the script runs on
+ * Redis Cluster too (one slot). The clock is injectable for tests.
  */
 export class Limiter {
   private readonly run: LimitsCommand;
+  private readonly batcher: MicroBatcher<Operation, Outcome>;
+  private readonly seeding = new Map<string, Promise<string>>();
 
   constructor(
     redis: Redis,
     /** Reads the stored monthly count when Redis lost the quota counter (restart) or a month begins. */
     private readonly loadMonthlyUsage: (projectKey: string, monthStart: Date) => Promise<number>,
     private readonly now: () => number = Date.now,
+    observeBatch?: (size: number) => void,
   ) {
-    if (!('pulseboardLimits' in redis)) redis.defineCommand('pulseboardLimits', { numberOfKeys: 6, lua: SCRIPT });
-    this.run = (redis as unknown as { pulseboardLimits: LimitsCommand }).pulseboardLimits.bind(redis);
+    if (!('pulseboardLimitsBatch' in redis)) redis.defineCommand('pulseboardLimitsBatch', { lua: SCRIPT });
+    this.run = (redis as unknown as { pulseboardLimitsBatch: LimitsCommand }).pulseboardLimitsBatch.bind(redis);
+    this.batcher = new MicroBatcher((ops) => this.execute(ops), 500, observeBatch);
   }
 
   static revisionKey(projectKey: string): string {
     return `{pbrl}:rev:${projectKey}`;
   }
 
-  /** Checks and, when everything allows it, consumes. A refused request consumes nothing. */
-  consume(subject: LimitSubject, events: number): Promise<LimitDecision> {
-    return this.evaluate(subject, events, 'consume');
-  }
-
-  /** Decides as `consume` would, without consuming (for requests refused for other reasons). */
-  check(subject: LimitSubject, events: number): Promise<LimitDecision> {
-    return this.evaluate(subject, events, 'check');
-  }
-
-  /** Gives back what `consume` took when the request failed later (e.g. Kafka was down). */
-  async refund(subject: LimitSubject, events: number, at: Windows): Promise<void> {
-    await this.run(...this.keys(subject, at), String(subject.revision), events, 'refund', 0, 0, 0, 0, 0, 0, 0, 0, '');
-  }
-
-  /** Current usage of every window, consuming nothing. */
-  async usage(subject: LimitSubject): Promise<{ usage: Usage; windows: Windows } | { kind: 'stale' }> {
-    const decision = await this.evaluate(subject, 0, 'check');
-    return decision.kind === 'stale' ? decision : { usage: decision.usage, windows: decision.windows };
-  }
-
-  private keys(subject: LimitSubject, w: Windows): string[] {
+  /** The Redis keys of a project's counters in the given windows (revision first, quota last). */
+  static keys(subject: Pick<LimitSubject, 'projectKey' | 'accountId'>, w: Windows): [rev: string, minute: string, projectHour: string, accountHour: string, globalHour: string, quota: string] {
     const p = subject.projectKey;
     return [
       Limiter.revisionKey(p),
@@ -97,44 +94,118 @@ export class Limiter {
     ];
   }
 
-  private async evaluate(subject: LimitSubject, events: number, mode: 'consume' | 'check'): Promise<LimitDecision> {
-    const w = windowsAt(this.now());
-    const l = subject.limits;
-    const args = (seed: string) => [
-      ...this.keys(subject, w),
-      String(subject.revision),
-      events,
-      mode,
-      l.burst,
-      l.projectHourly,
-      l.accountHourly,
-      l.globalHourly,
-      l.monthlyQuota,
-      w.minute.resetAt - w.nowSeconds + 5,
-      w.hour.resetAt - w.nowSeconds + 60,
-      w.month.resetAt - w.nowSeconds + 7 * 86400,
-      seed,
-    ];
-    let result = await this.run(...args(''));
-    if (result[0] === 2) result = await this.run(...args(String(await this.loadMonthlyUsage(subject.projectKey, w.month.start))));
-    const [status, which, minute, projectHour, accountHour, globalHour, month] = result as [number, number, number, number, number, number, number];
-    const usage: Usage = { minute, projectHour, accountHour, globalHour, month };
-    switch (status) {
-      case 0:
-        return { kind: 'allowed', usage, windows: w };
-      case 1:
-        return { kind: 'stale' };
-      case 3: {
-        const window = WINDOW_BY_CODE[which] ?? 'minute';
-        const resetAt = window === 'minute' ? w.minute.resetAt : w.hour.resetAt;
-        const used = { minute, project_hour: projectHour, account_hour: accountHour, global_hour: globalHour }[window];
-        const limit = { minute: l.burst, project_hour: l.projectHourly, account_hour: l.accountHourly, global_hour: l.globalHourly }[window];
-        return { kind: 'rate_limited', window, used, limit, resetAt, retryAfter: Math.max(1, resetAt - w.nowSeconds), usage, windows: w };
-      }
-      case 4:
-        return { kind: 'quota_exceeded', used: month, limit: l.monthlyQuota, resetAt: new Date(w.month.resetAt * 1000), usage, windows: w };
-      default:
-        throw new Error(`unexpected limiter status ${String(status)}`);
+  /** Checks and, when everything allows it, consumes. A refused request consumes nothing. */
+  consume(subject: LimitSubject, events: number): Promise<LimitDecision> {
+    return this.evaluate(subject, events, 'u');
+  }
+
+  /** Decides as `consume` would, without consuming (for requests refused for other reasons). */
+  check(subject: LimitSubject, events: number): Promise<LimitDecision> {
+    return this.evaluate(subject, events, 'c');
+  }
+
+  /** Gives back what `consume` took when the request failed later (e.g. Kafka was down). */
+  async refund(subject: LimitSubject, events: number, at: Windows): Promise<void> {
+    await this.batcher.submit({ subject, events, mode: 'r', windows: at, seed: '' });
+  }
+
+  /** Current usage of every window, consuming nothing. */
+  async usage(subject: LimitSubject): Promise<{ usage: Usage; windows: Windows } | { kind: 'stale' }> {
+    const decision = await this.evaluate(subject, 0, 'c');
+    return decision.kind === 'stale' ? decision : { usage: decision.usage, windows: decision.windows };
+  }
+
+  private async evaluate(subject: LimitSubject, events: number, mode: Mode): Promise<LimitDecision> {
+    const windows = windowsAt(this.now());
+    let outcome = await this.batcher.submit({ subject, events, mode, windows, seed: '' });
+    // Redis has no quota counter for this month (a restart, or a new month): start it from
+    // what Postgres holds, never from zero; the script seeds it only if still missing.
+    if (outcome[0] === 2) outcome = await this.batcher.submit({ subject, events, mode, windows, seed: await this.seed(subject.projectKey, windows) });
+    return decision(outcome, subject, windows);
+  }
+
+  private seed(projectKey: string, w: Windows): Promise<string> {
+    const id = `${projectKey}:${w.month.id}`;
+    let pending = this.seeding.get(id);
+    if (pending === undefined) {
+      pending = this.loadMonthlyUsage(projectKey, w.month.start).then(String);
+      this.seeding.set(id, pending);
+      void pending.finally(() => this.seeding.delete(id)).catch(() => undefined);
     }
+    return pending;
+  }
+
+  private async execute(ops: Operation[]): Promise<Outcome[]> {
+    const keys: string[] = [];
+    const ttls: number[] = [];
+    const index = new Map<string, number>();
+    const slot = (key: string, ttl: number): number => {
+      let i = index.get(key);
+      if (i === undefined) {
+        keys.push(key);
+        ttls.push(ttl);
+        i = keys.length;
+        index.set(key, i);
+      } else if (ttl > ttls[i - 1]!) {
+        ttls[i - 1] = ttl;
+      }
+      return i;
+    };
+    const fields: (string | number)[] = [];
+    for (const { subject, events, mode, windows: w, seed } of ops) {
+      const [rev, minute, projectHour, accountHour, globalHour, quota] = Limiter.keys(subject, w);
+      // Counters outlive their window a little, so a late refund still finds them.
+      const hourTtl = w.hour.resetAt - w.nowSeconds + 60;
+      const l = subject.limits;
+      fields.push(
+        slot(rev, 0),
+        slot(minute, w.minute.resetAt - w.nowSeconds + 5),
+        slot(projectHour, hourTtl),
+        slot(accountHour, hourTtl),
+        slot(globalHour, hourTtl),
+        slot(quota, w.month.resetAt - w.nowSeconds + 7 * 86400),
+        String(subject.revision),
+        events,
+        mode,
+        l.burst,
+        l.projectHourly,
+        l.accountHourly,
+        l.globalHourly,
+        l.monthlyQuota,
+        seed,
+      );
+    }
+    let flat: number[];
+    try {
+      flat = await this.run(keys.length, ...keys, ops.length, ...ttls, ...fields);
+    } catch (error) {
+      throw pulseboardError('limiter_unavailable', 'the rate limiter (Redis) is unavailable', { retryable: true, status: 503, cause: error });
+    }
+    const outcomes: Outcome[] = [];
+    for (let i = 0; i < ops.length; i++) outcomes.push(flat.slice(i * 7, i * 7 + 7) as Outcome);
+    return outcomes;
+  }
+}
+
+function decision(outcome: Outcome, subject: LimitSubject, w: Windows): LimitDecision {
+  const [status, which, minute, projectHour, accountHour, globalHour, month] = outcome;
+  const usage: Usage = { minute, projectHour, accountHour, globalHour, month };
+  const l = subject.limits;
+  switch (status) {
+    case 0:
+      return { kind: 'allowed', usage, windows: w };
+    case 1:
+      return { kind: 'stale' };
+    case 3: {
+      const window = WINDOW_BY_CODE[which] ?? 'minute';
+      const resetAt = window === 'minute' ? w.minute.resetAt : w.hour.resetAt;
+      const used = { minute, project_hour: projectHour, account_hour: accountHour, global_hour: globalHour }[window];
+      const limit = { minute: l.burst, project_hour: l.projectHourly, account_hour: l.accountHourly, global_hour: l.globalHourly }[window];
+      return { kind: 'rate_limited', window, used, limit, resetAt, retryAfter: Math.max(1, resetAt - w.nowSeconds), usage, windows: w };
+    }
+    case 4:
+      return { kind: 'quota_exceeded', used: month, limit: l.monthlyQuota, resetAt: new Date(w.month.resetAt * 1000), usage, windows: w };
+    default:
+      throw new Error(`unexpected limiter status ${String(status)}`);
   }
 }

@@ -1,50 +1,111 @@
--- Checks every limit of one request and increments all of them or none.
--- KEYS: 1 project revision, 2 minute events, 3 hour project requests,
---       4 hour account requests, 5 hour global requests, 6 month events (quota)
--- ARGV: 1 expected revision, 2 events in the request, 3 'consume' | 'check' | 'refund',
---       4 burst limit, 5 project hourly, 6 account hourly, 7 global hourly, 8 monthly quota,
---       9 minute ttl, 10 hour ttl, 11 month ttl, 12 quota seed ('' when unknown)
--- Returns {status, which, minute, hourProject, hourAccount, hourGlobal, month}: status 0 allowed
--- (counters after the increment), 1 stale revision, 2 quota counter needs seeding,
--- 3 rate limited (which: 1 minute, 2 project hour, 3 account hour, 4 global hour), 4 quota exhausted.
-local v = redis.call('MGET', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
-if v[1] ~= ARGV[1] then return {1, 0, 0, 0, 0, 0, 0} end
-local n = tonumber(ARGV[2])
-local mode = ARGV[3]
-
-if mode == 'refund' then
-  for i = 2, 6 do
-    if v[i] then redis.call('DECRBY', KEYS[i], (i == 2 or i == 6) and n or 1) end
+-- Decides a micro-batch of limit operations in one atomic call. Each operation is
+-- all or nothing: every limit of the request is checked, then all counters move or none.
+-- Operations run in arrival order, so two requests in one batch see each other.
+--
+-- KEYS: every distinct key the operations name. All carry the hash tag {pbrl}, so
+--       on Redis Cluster they live in one slot and the script may touch them all.
+-- ARGV[1]: number of operations N.
+-- ARGV[2 .. 1+#KEYS]: ttl in seconds for each key when this call creates it (0: never created).
+-- Then 15 fields per operation:
+--   1 revision key index, 2 minute index, 3 project-hour index, 4 account-hour index,
+--   5 global-hour index, 6 quota index, 7 expected revision, 8 events in the request,
+--   9 mode ('c' check, 'u' consume, 'r' refund), 10 burst limit, 11 project hourly,
+--   12 account hourly, 13 global hourly, 14 monthly quota, 15 quota seed ('' when unknown)
+-- Returns 7 integers per operation: status, which, minute, hourProject, hourAccount,
+-- hourGlobal, month. status 0 allowed (counters after the increment), 1 stale revision,
+-- 2 quota counter needs seeding, 3 rate limited (which: 1 minute, 2 project hour,
+-- 3 account hour, 4 global hour), 4 quota exhausted.
+--
+-- Cost: one MGET, then one SET per counter that changed, however many operations.
+local vals = redis.call('MGET', unpack(KEYS))
+local existed = {}
+local count = {}
+for i = 1, #KEYS do
+  existed[i] = vals[i] ~= false
+end
+local function get(i)
+  local c = count[i]
+  if c == nil then
+    c = tonumber(vals[i] or '0') or 0
+    count[i] = c
   end
-  return {0, 0, 0, 0, 0, 0, 0}
+  return c
+end
+local dirty = {}
+local function put(i, v)
+  count[i] = v
+  dirty[i] = true
 end
 
-local q = v[6]
-if not q then
-  if ARGV[12] == '' then return {2, 0, 0, 0, 0, 0, 0} end
-  redis.call('SET', KEYS[6], ARGV[12], 'EX', ARGV[11], 'NX')
-  q = redis.call('GET', KEYS[6])
-end
-q = tonumber(q)
-local m = tonumber(v[2] or '0')
-local hp = tonumber(v[3] or '0')
-local ha = tonumber(v[4] or '0')
-local hg = tonumber(v[5] or '0')
+local nKeys = #KEYS
+local out = {}
+local function decide(a)
+  local ri, mi, hpi, hai, hgi, qi =
+    tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5])
+  if vals[ri] ~= ARGV[a + 6] then return 1, 0 end
+  local n = tonumber(ARGV[a + 7])
+  local mode = ARGV[a + 8]
 
--- A request of zero events (a usage read) is never refused.
-local r = n > 0 and 1 or 0
-if m + n > tonumber(ARGV[4]) and n > 0 then return {3, 1, m, hp, ha, hg, q} end
-if hp + r > tonumber(ARGV[5]) then return {3, 2, m, hp, ha, hg, q} end
-if ha + r > tonumber(ARGV[6]) then return {3, 3, m, hp, ha, hg, q} end
-if hg + r > tonumber(ARGV[7]) then return {3, 4, m, hp, ha, hg, q} end
-if q + n > tonumber(ARGV[8]) and n > 0 then return {4, 0, m, hp, ha, hg, q} end
-if mode == 'check' then return {0, 0, m, hp, ha, hg, q} end
+  if mode == 'r' then
+    -- A refund gives back what a consume took, never below zero, and never creates a counter.
+    local amounts = { [mi] = n, [hpi] = 1, [hai] = 1, [hgi] = 1, [qi] = n }
+    for _, i in ipairs({ mi, hpi, hai, hgi, qi }) do
+      if existed[i] or dirty[i] then
+        local v = get(i) - amounts[i]
+        put(i, v > 0 and v or 0)
+      end
+    end
+    return 0, 0
+  end
 
--- Expiry is set only when a counter is born, so a busy window costs one command per counter.
-local function bump(key, by, ttl)
-  local value = redis.call('INCRBY', key, by)
-  if value == by then redis.call('EXPIRE', key, ttl) end
-  return value
+  if not (existed[qi] or dirty[qi]) then
+    local seed = ARGV[a + 14]
+    if seed == '' then return 2, 0 end
+    put(qi, tonumber(seed))
+  end
+  local m, hp, ha, hg, q = get(mi), get(hpi), get(hai), get(hgi), get(qi)
+  -- A request of zero events (a usage read) is never refused.
+  if n > 0 then
+    if m + n > tonumber(ARGV[a + 9]) then return 3, 1 end
+    if hp + 1 > tonumber(ARGV[a + 10]) then return 3, 2 end
+    if ha + 1 > tonumber(ARGV[a + 11]) then return 3, 3 end
+    if hg + 1 > tonumber(ARGV[a + 12]) then return 3, 4 end
+    if q + n > tonumber(ARGV[a + 13]) then return 4, 0 end
+  end
+  if mode == 'u' then
+    put(mi, m + n)
+    put(hpi, hp + 1)
+    put(hai, ha + 1)
+    put(hgi, hg + 1)
+    put(qi, q + n)
+  end
+  return 0, 0
 end
-return {0, 0, bump(KEYS[2], n, ARGV[9]), bump(KEYS[3], 1, ARGV[10]), bump(KEYS[4], 1, ARGV[10]),
-        bump(KEYS[5], 1, ARGV[10]), redis.call('INCRBY', KEYS[6], n)}
+
+local ops = tonumber(ARGV[1])
+for op = 0, ops - 1 do
+  local a = 2 + nKeys + op * 15
+  local status, which = decide(a)
+  local o = #out
+  out[o + 1] = status
+  out[o + 2] = which
+  if status == 1 or status == 2 then
+    for k = 3, 7 do out[o + k] = 0 end
+  else
+    out[o + 3] = get(tonumber(ARGV[a + 1]))
+    out[o + 4] = get(tonumber(ARGV[a + 2]))
+    out[o + 5] = get(tonumber(ARGV[a + 3]))
+    out[o + 6] = get(tonumber(ARGV[a + 4]))
+    out[o + 7] = get(tonumber(ARGV[a + 5]))
+  end
+end
+
+-- Expiry is set only when a counter is born; an existing counter keeps its ttl.
+for i, _ in pairs(dirty) do
+  if existed[i] then
+    redis.call('SET', KEYS[i], string.format('%d', count[i]), 'KEEPTTL')
+  else
+    redis.call('SET', KEYS[i], string.format('%d', count[i]), 'EX', ARGV[1 + i])
+  end
+end
+return out
