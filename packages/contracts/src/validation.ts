@@ -18,6 +18,7 @@ const TYPE_MESSAGES: Record<string, string> = {
   number: 'must be a number',
   boolean: 'must be true or false',
   array: 'must be an array',
+  'integer,null': 'must be an integer or null',
 };
 
 function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfStrings: ReadonlySet<string>): string {
@@ -32,6 +33,10 @@ function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfSt
       return `is too long (maximum is ${error.params.limit} items)`;
     case 'minItems':
       return `is too short (minimum is ${error.params.limit} items)`;
+    case 'minProperties':
+      return error.params.limit === 1 ? "can't be empty" : `is too short (minimum is ${error.params.limit} fields)`;
+    case 'maxProperties':
+      return `is too long (maximum is ${error.params.limit} fields)`;
     case 'enum':
       return 'is not included in the list';
     case 'format':

@@ -8,6 +8,8 @@ import { registerRateLimitRoutes } from './routes/rate-limits.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerSystemRoutes } from './routes/system.ts';
 import { registerAdminRoutes } from './control/admin-routes.ts';
+import { registerProjectRoutes } from './control/projects-routes.ts';
+import { registerTileRoutes } from './control/tiles-routes.ts';
 import { eventEnvelopeSchema } from '@pulseboard/contracts';
 
 /** The HTTP surface: `/ingest` and `/api/v1/*` (spec 4). Takes its dependencies, owns none. */
@@ -34,5 +36,7 @@ export function buildApp(deps: GatewayDeps): FastifyInstance {
   registerEventRoutes(app, deps);
   registerSystemRoutes(app, deps);
   registerAdminRoutes(app, deps);
+  registerProjectRoutes(app, deps);
+  registerTileRoutes(app, deps);
   return app;
 }

@@ -6,13 +6,12 @@ import { adminGuard } from './admin-auth.ts';
 import { createAccountBody, createProjectBody, createUserBody } from './admin-schemas.ts';
 import { newApiKey, PROJECT_COLUMNS, changeProject, type ProjectRecord } from './projects-repo.ts';
 import { presentProject } from './present.ts';
+import { parseAdminId, registerAdminUserRoutes } from './admin-user-routes.ts';
 
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === UNIQUE_VIOLATION;
 
-function parseId(raw: string): number | undefined {
-  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
-}
+const parseId = parseAdminId;
 
 /**
  * The operator's API (ADMIN_TOKEN). The three creation calls are fixed by
@@ -77,12 +76,16 @@ export function registerAdminRoutes(app: FastifyInstance, deps: GatewayDeps): vo
     );
 
     admin.get<{ Params: { id: string } }>('/api/v1/admin/accounts/:id/projects', async (request, reply) => {
-      const { rows } = await deps.pool.query<ProjectRecord>(
-        `SELECT ${PROJECT_COLUMNS} FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key`,
-        [parseId(request.params.id) ?? -1],
-      );
-      return reply.send({ data: rows.map((r) => presentProject(r, deps)) });
+      const accountId = parseId(request.params.id) ?? -1;
+      const [account, projects] = await Promise.all([
+        deps.pool.query('SELECT 1 FROM accounts WHERE id = $1', [accountId]),
+        deps.pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key`, [accountId]),
+      ]);
+      if (account.rowCount === 0) return sendError(reply, 'envelope', errors.notFound('Account'));
+      return reply.send({ data: projects.rows.map((r) => presentProject(r, deps)) });
     });
+
+    registerAdminUserRoutes(admin, deps);
 
     // Soft delete: the key then answers 404 project_not_found, and the key is gone from every gateway at once.
     admin.delete<{ Params: { key: string } }>('/api/v1/admin/projects/:key', async (request, reply) => {

@@ -1,7 +1,11 @@
 import type { ProjectRecord } from './projects-repo.ts';
 import type { GatewayDeps } from '../deps.ts';
 
-/** A project as the API shows it, with the limits that apply (its own or the environment's). */
+/**
+ * A project as the API shows it. `burst_limit` and `hourly_request_limit` are
+ * the project's own settings (null: the environment's default applies), the
+ * names PUT /projects/:id takes; `limits` are the values in force.
+ */
 export function presentProject(row: ProjectRecord, deps: Pick<GatewayDeps, 'env'>) {
   return {
     id: row.project_key,
@@ -10,12 +14,40 @@ export function presentProject(row: ProjectRecord, deps: Pick<GatewayDeps, 'env'
     name: row.name,
     api_key_prefix: row.api_key_prefix,
     monthly_quota: row.monthly_quota,
+    burst_limit: row.burst_limit,
+    hourly_request_limit: row.hourly_request_limit,
     limits: {
       burst_per_minute: row.burst_limit ?? deps.env.DEFAULT_BURST_LIMIT,
       project_hourly_requests: row.hourly_request_limit ?? deps.env.DEFAULT_PROJECT_HOURLY_LIMIT,
       monthly_quota: row.monthly_quota,
     },
     settings: row.settings,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export interface TileRecord {
+  id: number;
+  project_key: string;
+  name: string;
+  kind: string;
+  rule: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  position: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function presentTile(row: TileRecord) {
+  return {
+    id: row.id,
+    project_key: row.project_key,
+    name: row.name,
+    kind: row.kind,
+    rule: row.rule,
+    settings: row.settings,
+    position: row.position,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -3,6 +3,9 @@ import type { Redis } from 'ioredis';
 import { generateSecret, hashSecret, API_KEY_PREFIX } from '../auth/credentials.ts';
 import { Limiter } from '../limits/limiter.ts';
 import { publishRevision } from '../auth/project-directory.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Page } from '../routes/pagination.ts';
+import type { UpdateProjectBody } from './project-schemas.ts';
 
 export interface ProjectRecord {
   project_key: string;
@@ -58,6 +61,65 @@ export async function changeProject<T>(
   } finally {
     client.release();
   }
+}
+
+/** A project the principal may see (its own with a project key, its account's with a user token), or undefined. */
+export async function findVisibleProject(pool: Pool, principal: Principal, projectKey: string): Promise<ProjectRecord | undefined> {
+  if (principal.kind === 'project' && principal.project.projectKey !== projectKey) return undefined;
+  const accountId = principal.kind === 'project' ? principal.project.accountId : principal.accountId;
+  const { rows } = await pool.query<ProjectRecord>(
+    `SELECT ${PROJECT_COLUMNS} FROM projects WHERE project_key = $1 AND account_id = $2 AND deleted_at IS NULL`,
+    [projectKey, accountId],
+  );
+  return rows[0];
+}
+
+/** One page of the projects a principal may see, ordered by key, with the exact total (an account has few). */
+export async function listVisibleProjects(pool: Pool, principal: Principal, page: Page): Promise<{ rows: ProjectRecord[]; total: number }> {
+  const [where, params]: [string, unknown[]] =
+    principal.kind === 'project'
+      ? ['project_key = $1 AND deleted_at IS NULL', [principal.project.projectKey]]
+      : ['account_id = $1 AND deleted_at IS NULL', [principal.accountId]];
+  const [rows, count] = await Promise.all([
+    pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE ${where} ORDER BY project_key LIMIT $2 OFFSET $3`, [...params, page.perPage, page.offset]),
+    pool.query<{ total: number }>(`SELECT count(*)::bigint AS total FROM projects WHERE ${where}`, params),
+  ]);
+  return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
+}
+
+// Columns a PUT may set; names are fixed here, values always travel as parameters.
+const UPDATABLE = ['name', 'settings', 'monthly_quota', 'burst_limit', 'hourly_request_limit'] as const;
+
+/** Applies a validated update; limit changes reach every gateway on the next request (revision bump). */
+export async function updateProject(pool: Pool, redis: Redis, projectKey: string, body: UpdateProjectBody): Promise<ProjectRecord | undefined> {
+  const sets: string[] = [];
+  const params: unknown[] = [projectKey];
+  for (const column of UPDATABLE) {
+    const value = body[column];
+    if (value === undefined) continue;
+    params.push(column === 'settings' ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${params.length}`);
+  }
+  return changeProject(pool, redis, projectKey, async (client) => {
+    const { rows } = await client.query<ProjectRecord>(
+      `UPDATE projects SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE project_key = $1 AND deleted_at IS NULL RETURNING ${PROJECT_COLUMNS}`,
+      params,
+    );
+    return rows[0];
+  });
+}
+
+/** Replaces the project's API key; the old one is refused on the next request everywhere. Returns the new key once. */
+export async function regenerateApiKey(pool: Pool, redis: Redis, projectKey: string): Promise<{ project: ProjectRecord; apiKey: string } | undefined> {
+  const { apiKey, hash, prefix } = newApiKey();
+  const project = await changeProject(pool, redis, projectKey, async (client) => {
+    const { rows } = await client.query<ProjectRecord>(
+      `UPDATE projects SET api_key_hash = $2, api_key_prefix = $3 WHERE project_key = $1 AND deleted_at IS NULL RETURNING ${PROJECT_COLUMNS}`,
+      [projectKey, hash, prefix],
+    );
+    return rows[0];
+  });
+  return project === undefined ? undefined : { project, apiKey };
 }
 
 export { publishRevision };

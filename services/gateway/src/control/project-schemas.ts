@@ -1,0 +1,43 @@
+/**
+ * Request bodies of the project API. Field names match the admin API's
+ * create-project body, so what an operator sets there a user changes here.
+ */
+const limit = { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 } as const;
+
+export const updateProjectBody = {
+  $id: 'https://pulseboard.dev/schemas/update-project.json',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    settings: { type: 'object', maxProperties: 100 },
+    monthly_quota: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    // null puts the environment's default back in force.
+    burst_limit: limit,
+    hourly_request_limit: limit,
+  },
+} as const;
+
+export interface UpdateProjectBody {
+  name?: string;
+  settings?: Record<string, unknown>;
+  monthly_quota?: number;
+  burst_limit?: number | null;
+  hourly_request_limit?: number | null;
+}
+
+/** Fields only a user token may change (CONTRACT.md, Limits). */
+export const LIMIT_FIELDS = ['monthly_quota', 'burst_limit', 'hourly_request_limit'] as const;
+
+export const regenerateKeyBody = {
+  $id: 'https://pulseboard.dev/schemas/regenerate-key.json',
+  type: 'object',
+  additionalProperties: false,
+  // `confirm` must be true; checked by the handler so that a missing or false
+  // value gets one clear message instead of ajv's.
+  properties: { confirm: { type: 'boolean' } },
+} as const;
+
+export interface RegenerateKeyBody {
+  confirm?: boolean;
+}

@@ -1,0 +1,54 @@
+/**
+ * Request bodies of the tile API. The rule is stored as given, checked here
+ * only for its outer shape: the rule engine publishes the rule's JSON Schema
+ * and, once it exists, replaces `tileRuleShape` (same $id) so every body that
+ * $refs it is validated against the real rule format.
+ */
+export const tileRuleShape = {
+  $id: 'https://pulseboard.dev/schemas/tile-rule.json',
+  type: 'object',
+  minProperties: 1,
+  maxProperties: 50,
+} as const;
+
+/** A tile's rule, serialised, may not exceed this (rules are evaluated on every event). */
+export const MAX_RULE_BYTES = 16384;
+
+const tileFields = {
+  name: { type: 'string', minLength: 1, maxLength: 200 },
+  kind: { type: 'string', minLength: 1, maxLength: 50, pattern: '^[a-z][a-z0-9_]*$' },
+  rule: { $ref: tileRuleShape.$id },
+  settings: { type: 'object', maxProperties: 50 },
+  position: { type: 'integer', minimum: 0, maximum: 100000 },
+} as const;
+
+export const createTileBody = {
+  $id: 'https://pulseboard.dev/schemas/create-tile.json',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'kind', 'rule'],
+  properties: {
+    // Optional with a project key (its own project); required with a user token.
+    project_key: { type: 'string', minLength: 1, maxLength: 100 },
+    ...tileFields,
+  },
+} as const;
+
+export const updateTileBody = {
+  $id: 'https://pulseboard.dev/schemas/update-tile.json',
+  type: 'object',
+  additionalProperties: false,
+  // A tile stays in its project: project_key is not a field of an update.
+  properties: tileFields,
+} as const;
+
+export interface TileFields {
+  name: string;
+  kind: string;
+  rule: Record<string, unknown>;
+  settings?: Record<string, unknown>;
+  position?: number;
+}
+
+export type CreateTileBody = TileFields & { project_key?: string };
+export type UpdateTileBody = Partial<TileFields>;

@@ -1,0 +1,58 @@
+import type { Pool } from '@pulseboard/db';
+import type { Page } from '../routes/pagination.ts';
+import type { TileRecord } from './present.ts';
+import type { CreateTileBody, UpdateTileBody } from './tile-schemas.ts';
+
+const COLUMNS = 't.id, t.project_key, t.name, t.kind, t.rule, t.settings, t.position, t.created_at, t.updated_at';
+
+// Tiles of soft-deleted projects stay in the table (the rows cascade only on a hard delete) but are never shown.
+const VISIBLE = 'JOIN projects p ON p.project_key = t.project_key AND p.deleted_at IS NULL';
+
+/** One page of the tiles of the given projects, in dashboard order. */
+export async function listTiles(pool: Pool, projectKeys: string[], page: Page): Promise<{ rows: TileRecord[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    pool.query<TileRecord>(
+      `SELECT ${COLUMNS} FROM tiles t ${VISIBLE} WHERE t.project_key = ANY($1::text[]) ORDER BY t.project_key, t.position, t.id LIMIT $2 OFFSET $3`,
+      [projectKeys, page.perPage, page.offset],
+    ),
+    pool.query<{ total: number }>(`SELECT count(*)::bigint AS total FROM tiles t ${VISIBLE} WHERE t.project_key = ANY($1::text[])`, [projectKeys]),
+  ]);
+  return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
+}
+
+/** A tile, if it belongs to one of the given projects. */
+export async function findTile(pool: Pool, projectKeys: string[], id: number): Promise<TileRecord | undefined> {
+  const { rows } = await pool.query<TileRecord>(`SELECT ${COLUMNS} FROM tiles t ${VISIBLE} WHERE t.id = $1 AND t.project_key = ANY($2::text[])`, [id, projectKeys]);
+  return rows[0];
+}
+
+export async function insertTile(pool: Pool, projectKey: string, body: CreateTileBody): Promise<TileRecord> {
+  const { rows } = await pool.query<TileRecord>(
+    `INSERT INTO tiles AS t (project_key, name, kind, rule, settings, position)
+     VALUES ($1, $2, $3, $4, $5, coalesce($6, (SELECT coalesce(max(position) + 1, 0) FROM tiles WHERE project_key = $1)))
+     RETURNING ${COLUMNS}`,
+    [projectKey, body.name, body.kind, JSON.stringify(body.rule), JSON.stringify(body.settings ?? {}), body.position ?? null],
+  );
+  return rows[0]!;
+}
+
+// Columns an update may set; names fixed here, values always parameters.
+const UPDATABLE = ['name', 'kind', 'rule', 'settings', 'position'] as const;
+
+export async function updateTile(pool: Pool, id: number, body: UpdateTileBody): Promise<TileRecord | undefined> {
+  const sets: string[] = [];
+  const params: unknown[] = [id];
+  for (const column of UPDATABLE) {
+    const value = body[column];
+    if (value === undefined) continue;
+    params.push(typeof value === 'object' ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${params.length}`);
+  }
+  const { rows } = await pool.query<TileRecord>(`UPDATE tiles AS t SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE t.id = $1 RETURNING ${COLUMNS}`, params);
+  return rows[0];
+}
+
+export async function deleteTile(pool: Pool, id: number): Promise<boolean> {
+  const { rowCount } = await pool.query('DELETE FROM tiles WHERE id = $1', [id]);
+  return (rowCount ?? 0) > 0;
+}
