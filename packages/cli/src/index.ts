@@ -1,0 +1,2 @@
+export { AdminClient, AdminApiError, type AdminClientOptions } from './admin-client.ts';
+export { runCli, buildProgram } from './program.ts';
