@@ -42,6 +42,8 @@ export function batchDetails(errors: readonly ErrorObject[], body: unknown): Val
     byItem.set(i, list);
   }
   const details = toValidationDetails(outer, body);
+  // An empty batch reads better as blank than as "too short (minimum is 1 items)".
+  if (outer.some((e) => e.keyword === 'minItems' && e.instancePath === '/events')) details.events = ["can't be blank"];
   for (const [i, list] of [...byItem].sort((a, b) => a[0] - b[0])) {
     Object.assign(details, toValidationDetails(list, events[i], { prefix: `events[${i}].` }));
   }
