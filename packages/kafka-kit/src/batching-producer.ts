@@ -12,6 +12,8 @@ interface Pending {
   topic: string;
   /** Sent in one produce request together: a caller's messages are never split. */
   messages: readonly OutgoingMessage[];
+  /** Estimated bytes on the wire. */
+  bytes: number;
   resolve: () => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
@@ -25,6 +27,14 @@ export interface BatchingProducerOptions {
   lingerMs?: number;
   /** A batch is sent as soon as it holds this many messages. */
   maxBatchMessages?: number;
+  /**
+   * Callers share a produce request only up to this many bytes (estimated), so
+   * no partition's record batch of a shared request can exceed the broker's
+   * default `message.max.bytes` (1 MiB). A caller larger than this goes alone:
+   * its messages share one key, hence one partition, so the broker takes or
+   * refuses them as a whole and nobody else's messages are refused with them.
+   */
+  maxBatchBytes?: number;
   /** A caller is told `kafka_unavailable` when its message is not acknowledged within this time. */
   deliveryTimeoutMs?: number;
 }
@@ -41,10 +51,12 @@ export class BatchingProducer {
   private readonly logger: Logger;
   private readonly lingerMs: number;
   private readonly maxBatchMessages: number;
+  private readonly maxBatchBytes: number;
   private readonly deliveryTimeoutMs: number;
   private queue: Pending[] = [];
-  /** Messages of the queued callers (settled ones included until they leave the queue). */
+  /** Messages and bytes of the queued callers (settled ones included until they leave the queue). */
   private queuedMessages = 0;
+  private queuedBytes = 0;
   private inFlight = false;
   private lingerTimer: NodeJS.Timeout | undefined;
   private connected: Promise<void> | undefined;
@@ -56,6 +68,7 @@ export class BatchingProducer {
     this.logger = options.logger;
     this.lingerMs = options.lingerMs ?? 1;
     this.maxBatchMessages = options.maxBatchMessages ?? 2000;
+    this.maxBatchBytes = options.maxBatchBytes ?? 900 * 1024;
     this.deliveryTimeoutMs = options.deliveryTimeoutMs ?? 5000;
     this.producer = options.kafka.producer({
       idempotent: true,
@@ -110,10 +123,13 @@ export class BatchingProducer {
   sendMany(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
     if (this.stopped) return Promise.reject(pulseboardError('producer_stopped', 'the producer is stopping', { retryable: true, status: 503 }));
     if (messages.length === 0) return Promise.resolve();
+    let bytes = 0;
+    for (const m of messages) bytes += messageBytes(m);
     return new Promise<void>((resolve, reject) => {
       const pending: Pending = {
         topic,
         messages,
+        bytes,
         resolve,
         reject,
         settled: false,
@@ -121,6 +137,7 @@ export class BatchingProducer {
       };
       this.queue.push(pending);
       this.queuedMessages += messages.length;
+      this.queuedBytes += bytes;
       this.schedule();
     });
   }
@@ -133,13 +150,14 @@ export class BatchingProducer {
     if (index >= 0) {
       this.queue.splice(index, 1);
       this.queuedMessages -= pending.messages.length;
+      this.queuedBytes -= pending.bytes;
     }
     pending.reject(pulseboardError('kafka_unavailable', 'the event log did not acknowledge the event in time', { retryable: true, status: 503 }));
   }
 
   private schedule(): void {
     if (this.inFlight || this.queue.length === 0 || this.lingerTimer !== undefined || !this.isConnected) return;
-    if (this.queuedMessages >= this.maxBatchMessages || this.lingerMs <= 0) {
+    if (this.queuedMessages >= this.maxBatchMessages || this.queuedBytes >= this.maxBatchBytes || this.lingerMs <= 0) {
       void this.flush();
       return;
     }
@@ -165,7 +183,7 @@ export class BatchingProducer {
       for (const p of batch) this.settle(p);
     } catch (error) {
       this.logger.error({ event: 'kafka_produce_failed', err: error, callers: batch.length });
-      const failure = pulseboardError('kafka_unavailable', 'the event log is unavailable', { retryable: true, status: 503, cause: error });
+      const failure = produceFailure(error);
       for (const p of batch) this.settle(p, failure);
     } finally {
       this.inFlight = false;
@@ -173,19 +191,24 @@ export class BatchingProducer {
     }
   }
 
-  /** Whole callers, up to maxBatchMessages messages (a caller larger than that goes alone). */
+  /** Whole callers, up to maxBatchMessages messages and maxBatchBytes (a caller larger than that goes alone). */
   private takeBatch(): Pending[] {
     const batch: Pending[] = [];
     let messages = 0;
+    let bytes = 0;
     let taken = 0;
     for (const p of this.queue) {
-      if (batch.length > 0 && messages + p.messages.length > this.maxBatchMessages) break;
+      if (batch.length > 0 && (messages + p.messages.length > this.maxBatchMessages || bytes + p.bytes > this.maxBatchBytes)) break;
       taken++;
       if (p.settled) continue;
       batch.push(p);
       messages += p.messages.length;
+      bytes += p.bytes;
     }
-    for (const p of this.queue.splice(0, taken)) this.queuedMessages -= p.messages.length;
+    for (const p of this.queue.splice(0, taken)) {
+      this.queuedMessages -= p.messages.length;
+      this.queuedBytes -= p.bytes;
+    }
     return batch;
   }
 
@@ -226,4 +249,40 @@ export class BatchingProducer {
     return this.isConnected;
   }
 
+}
+
+// Record overhead in a v2 record batch (lengths, offsets, timestamps, header framing), rounded up.
+const RECORD_OVERHEAD_BYTES = 64;
+
+function messageBytes(m: OutgoingMessage): number {
+  let bytes = RECORD_OVERHEAD_BYTES + Buffer.byteLength(m.key) + (typeof m.value === 'string' ? Buffer.byteLength(m.value) : m.value.length);
+  if (m.headers !== undefined) {
+    for (const [name, value] of Object.entries(m.headers)) bytes += name.length + (typeof value === 'string' ? Buffer.byteLength(value) : Buffer.isBuffer(value) ? value.length : 0);
+  }
+  return bytes;
+}
+
+/** The broker's error type, looking through kafkajs' wrappers. */
+function kafkaErrorType(error: unknown): string | undefined {
+  for (let e = error as { type?: unknown; cause?: unknown; originalError?: unknown } | undefined, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    if (typeof e.type === 'string') return e.type;
+    e = (e.cause ?? e.originalError) as typeof e;
+  }
+  return undefined;
+}
+
+/**
+ * What a caller is told when its produce request failed: too large (413, not
+ * worth retrying as is), refused for another lasting reason, or the broker is
+ * unavailable (retryable, 503).
+ */
+function produceFailure(error: unknown): Error {
+  const type = kafkaErrorType(error);
+  if (type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE') {
+    return pulseboardError('kafka_message_too_large', 'the event log refused the message as too large', { retryable: false, status: 413, cause: error });
+  }
+  if ((error as { retriable?: unknown }).retriable === false && type !== undefined) {
+    return pulseboardError('kafka_rejected', `the event log refused the message (${type})`, { retryable: false, status: 500, cause: error });
+  }
+  return pulseboardError('kafka_unavailable', 'the event log is unavailable', { retryable: true, status: 503, cause: error });
 }

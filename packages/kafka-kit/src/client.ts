@@ -20,8 +20,15 @@ export function createKafka(options: { clientId: string; brokers: string[]; logg
   });
 }
 
+export interface TopicSpec {
+  topic: string;
+  numPartitions: number;
+  /** Topic-level configuration applied when the topic is created (e.g. `max.message.bytes`). */
+  configEntries?: { name: string; value: string }[];
+}
+
 /** Creates topics that do not exist yet; existing ones are left as they are. */
-export async function ensureTopics(kafka: Kafka, topics: { topic: string; numPartitions: number }[]): Promise<void> {
+export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {

@@ -15,6 +15,8 @@ const properties = {
   DEFAULT_MONTHLY_QUOTA: { type: 'integer', minimum: 0, default: 10000 },
   KAFKA_LINGER_MS: { type: 'integer', minimum: 0, default: 1 },
   KAFKA_DELIVERY_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 5000 },
+  // Concurrent requests share a produce request up to this size (below the broker's 1 MiB default).
+  KAFKA_BATCH_MAX_BYTES: { type: 'integer', minimum: 1024, default: 921600 },
   WEBHOOK_OUTCOME_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 2000 },
   IDEMPOTENCY_TTL_SECONDS: { type: 'integer', minimum: 1, default: 86400 },
   MIGRATE_ON_START: { type: 'boolean', default: true },
@@ -41,6 +43,7 @@ export interface GatewayEnv {
   DEFAULT_MONTHLY_QUOTA: number;
   KAFKA_LINGER_MS: number;
   KAFKA_DELIVERY_TIMEOUT_MS: number;
+  KAFKA_BATCH_MAX_BYTES: number;
   WEBHOOK_OUTCOME_TIMEOUT_MS: number;
   IDEMPOTENCY_TTL_SECONDS: number;
   MIGRATE_ON_START: boolean;

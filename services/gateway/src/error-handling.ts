@@ -28,6 +28,7 @@ export function toApiError(error: FastifyError & { pulseboard?: ApiError; retrya
     case 'Z_BUF_ERROR':
       return apiError(400, 'bad_request', 'The request body is not valid gzip');
   }
+  if (error.code === 'kafka_message_too_large') return apiError(413, 'payload_too_large', 'The event is too large for the event log');
   if (error instanceof SyntaxError || error.statusCode === 400) return apiError(400, 'bad_request', 'The request body is not valid JSON');
   if (error.retryable === true) return apiError(503, 'service_unavailable', 'A backing service is unavailable, retry shortly', { headers: { 'retry-after': 1 } });
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return apiError(error.statusCode, 'bad_request', error.message);

@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { TOPICS } from '@pulseboard/contracts';
 import { BatchingProducer, createKafka, ensureTopics } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { GatewayEnv } from './env.ts';
@@ -16,6 +15,7 @@ import { createEnvelopeValidator } from './ingest/envelope-validator.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import { IdempotencyStore } from './ingest/idempotency.ts';
 import { monthlyUsageLoader } from './limits/monthly-usage.ts';
+import { eventsTopicSpec } from './ingest/events-topic.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -43,9 +43,9 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const redis = new Redis(env.REDIS_URL, { enableAutoPipelining: true, maxRetriesPerRequest: 2, connectTimeout: 3000 });
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-gateway`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
   if (overrides.skipTopicCheck !== true) {
-    await ensureTopics(kafka, [{ topic: env.TOPIC_EVENTS, numPartitions: TOPICS.events.partitions }]);
+    await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env)]);
   }
-  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS });
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES });
   producer.start();
 
   const directory = new ProjectDirectory(pool, redis, {
