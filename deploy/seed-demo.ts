@@ -6,7 +6,8 @@
  * previous ones stop working) and says so.
  *
  * Usage: node --import tsx deploy/seed-demo.ts [GATEWAY_URL] [ADMIN_TOKEN]
- *   (or PULSEBOARD_URL / ADMIN_TOKEN in the environment; DEMO_PROJECT_KEY to pick another key)
+ *   (or PULSEBOARD_URL / ADMIN_TOKEN in the environment; DEMO_ACCOUNT_NAME, DEMO_USER_EMAIL,
+ *   DEMO_PROJECT_KEY to seed other names)
  * Prints KEY=VALUE lines (PULSEBOARD_DEMO_USER_TOKEN, PULSEBOARD_DEMO_API_KEY, ...) for scripts.
  */
 import { AdminApiError, AdminClient } from '@pulseboard/cli';
@@ -14,7 +15,7 @@ import { AdminApiError, AdminClient } from '@pulseboard/cli';
 const url = process.argv[2] ?? process.env.PULSEBOARD_URL ?? 'http://127.0.0.1:8080';
 const adminToken = process.argv[3] ?? process.env.ADMIN_TOKEN ?? '';
 const DEMO = {
-  account: 'Demo',
+  account: process.env.DEMO_ACCOUNT_NAME ?? 'Demo',
   email: process.env.DEMO_USER_EMAIL ?? 'demo@pulseboard.local',
   projectKey: process.env.DEMO_PROJECT_KEY ?? 'demo',
   projectName: 'Demo project',
