@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { parseEventFilters } from './event-filters.ts';
+import { parsePage } from './pagination.ts';
+
+describe('parseEventFilters', () => {
+  it('turns each filter into one parameterised clause, numbered from the first free parameter', () => {
+    const parsed = parseEventFilters({ type: 'error', source: "x' OR 1=1 --", label: ['a', 'b'], since: '2026-01-01', until: '2026-01-02T00:00:00+02:00' }, 2);
+    expect(parsed).toEqual({
+      ok: true,
+      filters: {
+        sql: ['type = $2', 'source = $3', 'labels @> $4::text[]', 'occurred_at >= $5', 'occurred_at < $6'],
+        params: ['error', "x' OR 1=1 --", ['a', 'b'], '2026-01-01T00:00:00.000Z', '2026-01-01T22:00:00.000Z'],
+      },
+    });
+  });
+
+  it('ignores parameters that are not filters', () => {
+    expect(parseEventFilters({ page: '2', per_page: '10', project_key: 'p', sort: 'x' }, 2)).toEqual({ ok: true, filters: { sql: [], params: [] } });
+  });
+
+  it.each([
+    ['2026-01-01T10:00:00Z', true],
+    ['2026-01-01T10:00:00.123456Z', true],
+    ['2026-01-01T10:00Z', true],
+    ['2026-01-01T10:00:00-0500', true],
+    ['2026-01-01', true],
+    ['2026-01-01T10:00:00', false],
+    ['01/02/2026', false],
+    ['March 7, 2026', false],
+    ['2026-13-01', false],
+    ['1767225600', false],
+  ])('accepts %s as a time: %s', (value, valid) => {
+    expect(parseEventFilters({ since: value }, 1).ok).toBe(valid);
+  });
+});
+
+describe('parsePage', () => {
+  it.each([
+    [{}, { page: 1, perPage: 25, offset: 0 }],
+    [{ page: '3', per_page: '10' }, { page: 3, perPage: 10, offset: 20 }],
+    [{ per_page: '101' }, { page: 1, perPage: 100, offset: 0 }],
+    [{ per_page: '100000000', page: '2' }, { page: 2, perPage: 100, offset: 100 }],
+  ])('reads %j', (query, page) => {
+    expect(parsePage(query)).toEqual({ ok: true, page });
+  });
+
+  it.each([{ page: '0' }, { page: '-2' }, { page: '1e3' }, { page: ['1', '2'] }, { per_page: '0' }, { per_page: '2.5' }, { page: '99999999999999999999' }])('refuses %j', (query) => {
+    const parsed = parsePage(query);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(Object.values(parsed.details).flat()).toEqual(['must be a positive integer']);
+  });
+});
