@@ -63,6 +63,7 @@ export class BatchingProducer {
   private stopped = false;
   private idle: (() => void) | undefined;
   private isConnected = false;
+  private initialised = false;
 
   constructor(options: BatchingProducerOptions) {
     this.logger = options.logger;
@@ -80,9 +81,12 @@ export class BatchingProducer {
       // are bounded by deliveryTimeoutMs instead.
       retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 100, maxRetryTime: 2000 },
     });
+    // kafkajs emits CONNECT before connect() has initialised the idempotent producer id; a
+    // produce in that gap goes out without it (not idempotent) and then trips over kafkajs'
+    // broker lock ("reading 'release'"). So nothing is sent until connect() has resolved.
     this.producer.on(this.producer.events.CONNECT, () => {
       this.isConnected = true;
-      this.schedule();
+      if (this.initialised) this.schedule();
     });
     this.producer.on(this.producer.events.DISCONNECT, () => {
       this.isConnected = false;
@@ -99,6 +103,8 @@ export class BatchingProducer {
     while (!this.stopped) {
       try {
         await this.producer.connect();
+        this.initialised = true;
+        this.isConnected = true;
         this.logger.info({ event: 'kafka_producer_connected' });
         this.schedule();
         return;
@@ -156,7 +162,7 @@ export class BatchingProducer {
   }
 
   private schedule(): void {
-    if (this.inFlight || this.queue.length === 0 || this.lingerTimer !== undefined || !this.isConnected) return;
+    if (this.inFlight || this.queue.length === 0 || this.lingerTimer !== undefined || !this.isConnected || !this.initialised) return;
     if (this.queuedMessages >= this.maxBatchMessages || this.queuedBytes >= this.maxBatchBytes || this.lingerMs <= 0) {
       void this.flush();
       return;
@@ -246,7 +252,7 @@ export class BatchingProducer {
 
   /** For readiness probes. */
   get ready(): boolean {
-    return this.isConnected;
+    return this.isConnected && this.initialised;
   }
 
 }

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envelope, freePort, provisionProject, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
+import { startTestGateway } from '../testing/test-gateway.ts';
+import type { GatewayService } from '../service.ts';
+
+/**
+ * A gateway whose KAFKA_BROKERS points at a port where no broker listens (the
+ * shared broker is left alone): nothing can be acknowledged, so nothing may be
+ * answered 201/202, and no request may hang past the delivery timeout.
+ */
+describe('without a reachable Kafka broker', () => {
+  let gw: GatewayService;
+  let project: Awaited<ReturnType<typeof provisionProject>>;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    gw = await startTestGateway({ KAFKA_BROKERS: `127.0.0.1:${port}`, KAFKA_DELIVERY_TIMEOUT_MS: '1500', LOG_LEVEL: 'fatal' }, { skipTopicCheck: true });
+    project = await provisionProject(gw.url, TEST_ADMIN_TOKEN);
+  });
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  // A hang would fail here instead of stalling the suite.
+  const bounded = { signal: AbortSignal.timeout(20_000) };
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${gw.url}${path}`, { ...bounded, method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (r) => ({
+      status: r.status,
+      headers: r.headers,
+      body: await r.json(),
+    }));
+
+  it('/ingest answers 503 with Retry-After in the ingest shape, never 201, and gives back the allowance', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => post('/ingest', envelope(project.projectKey))));
+    for (const res of results) {
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ status: 'error', code: 'service_unavailable', message: expect.any(String) });
+      expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    }
+    const limits = (await request(`${gw.url}/api/v1/rate_limits`, { token: project.apiKey })).body.data.limits;
+    expect([limits.burst_per_minute.used, limits.project_hourly_requests.used, limits.monthly_quota.used]).toEqual([0, 0, 0]);
+  });
+
+  it('/api/v1/webhooks answers 503 with Retry-After in the envelope shape, never 202', async () => {
+    const res = await post('/api/v1/webhooks', { events: [envelope(project.projectKey), envelope(project.projectKey)] });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: { code: 'service_unavailable', message: expect.any(String) } });
+    expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+  });
+
+  it('frees the Idempotency-Key of a failed attempt, so the retry runs again', async () => {
+    const first = await post('/ingest', envelope(project.projectKey), { 'idempotency-key': 'outage-1' });
+    expect(first.status).toBe(503);
+    const retry = await post('/ingest', envelope(project.projectKey), { 'idempotency-key': 'outage-1' });
+    expect(retry.status).toBe(503);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
