@@ -17,11 +17,18 @@ alive() {
 start() {
   for service in "${SERVICES[@]}"; do
     if alive "$service"; then echo "$service already running (pid $(cat "$run_dir/$service.pid"))"; continue; fi
-    (cd "$root" && setsid nohup node --import tsx "services/$service/src/main.ts" </dev/null >>"$run_dir/$service.log" 2>&1 & echo $! >"$run_dir/$service.pid")
+    # setsid: the service outlives this shell and a Ctrl-C in it.
+    local log="$run_dir/$service.log" pid
+    : >>"$log"
+    local from=$(($(wc -l <"$log") + 1))
+    (cd "$root" && exec setsid node --import tsx "services/$service/src/main.ts" </dev/null >>"$log" 2>&1) &
+    pid=$!
+    disown "$pid"
+    echo "$pid" >"$run_dir/$service.pid"
     # Wait for the service's own "started" log event, or its death.
     for _ in $(seq 1 120); do
-      grep -q "\"event\":\"${service}_started\"" <(tail -n 50 "$run_dir/$service.log") && break
-      alive "$service" || { echo "$service failed to start:" >&2; tail -n 30 "$run_dir/$service.log" >&2; return 1; }
+      grep -q "\"event\":\"${service}_started\"" < <(tail -n "+$from" "$log") && break
+      kill -0 "$pid" 2>/dev/null || { echo "$service failed to start:" >&2; tail -n 30 "$log" >&2; return 1; }
       sleep 0.5
     done
     echo "$service started (pid $(cat "$run_dir/$service.pid"), log $run_dir/$service.log)"
