@@ -14,19 +14,20 @@ export const eventEnvelopeSchema = {
   type: 'object',
   required: ['project_key', 'type', 'name', 'timestamp', 'attributes'],
   properties: {
-    project_key: { type: 'string', minLength: 1, maxLength: 100 },
+    project_key: { type: 'string', minLength: 1, maxLength: 100, storableText: true },
     type: { type: 'string', enum: EVENT_TYPES },
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    timestamp: { type: 'string', format: 'iso-date-time' },
-    attributes: { type: 'object' },
+    name: { type: 'string', minLength: 1, maxLength: 200, storableText: true },
+    // Year 0000 is valid ISO 8601 but not a date Postgres (or anyone) can store.
+    timestamp: { type: 'string', format: 'iso-date-time', pattern: '^(?!0000-)' },
+    attributes: { type: 'object', storableText: true },
     severity: { type: 'string', enum: SEVERITIES },
-    channel: { type: 'string', maxLength: 200 },
-    correlation_id: { type: 'string', maxLength: 200 },
-    source: { type: 'string', maxLength: 255 },
+    channel: { type: 'string', maxLength: 200, storableText: true },
+    correlation_id: { type: 'string', maxLength: 200, storableText: true },
+    source: { type: 'string', maxLength: 255, storableText: true },
     labels: {
       type: 'array',
       maxItems: 50,
-      items: { type: 'string', maxLength: 100 },
+      items: { type: 'string', maxLength: 100, storableText: true },
     },
   },
 } as const;

@@ -15,9 +15,10 @@ describe('event envelope validation messages (spec 2.1, CONTRACT Events)', () =>
     for (const timestamp of ['2026-01-02T03:04:05Z', '2026-01-02T03:04:05.123+02:00', '2026-01-02T03:04:05']) {
       expect(validate({ ...valid, timestamp })).toBeNull();
     }
-    for (const timestamp of ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '']) {
+    for (const timestamp of ['yesterday', '2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', '0000-01-01T00:00:00Z']) {
       expect(validate({ ...valid, timestamp })).toEqual({ timestamp: ['is not a valid ISO 8601 timestamp'] });
     }
+    expect(validate({ ...valid, timestamp: '' })).toMatchObject({ timestamp: expect.arrayContaining(['is not a valid ISO 8601 timestamp']) });
   });
 
   it('says "can\'t be blank" for missing, null and empty required fields', () => {
@@ -46,5 +47,15 @@ describe('event envelope validation messages (spec 2.1, CONTRACT Events)', () =>
     expect(validate([valid])).toEqual({ base: ['must be an object'] });
     expect(validate('x')).toEqual({ base: ['must be an object'] });
     expect(validate({ ...valid, type: 'nope' }, 'events[3].')).toEqual({ 'events[3].type': ['is not included in the list'] });
+  });
+
+  it('refuses text Postgres cannot store (NUL, unpaired surrogates) instead of accepting and losing it', () => {
+    const message = ['contains a NUL character or an unpaired surrogate'];
+    expect(validate({ ...valid, name: 'a\u0000b' })).toEqual({ name: message });
+    expect(validate({ ...valid, attributes: { nested: ['ok', { deep: '\ud800' }] } })).toEqual({ attributes: message });
+    expect(validate({ ...valid, attributes: { ['k\u0000']: 1 } })).toEqual({ attributes: message });
+    expect(validate({ ...valid, labels: ['\udc00x'] })).toEqual({ labels: message });
+    // A proper pair (an emoji) is fine.
+    expect(validate({ ...valid, name: 'deploy 🚀', attributes: { by: '👩‍💻' } })).toBeNull();
   });
 });

@@ -4,10 +4,24 @@ import addFormats from 'ajv-formats';
 /** `details` of a validation error: field name → messages (spec 7). */
 export type ValidationDetails = Record<string, string[]>;
 
+// NUL and unpaired UTF-16 surrogates are valid JSON but Postgres text and jsonb
+// refuse them: an event holding one would be accepted and then fail to store.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) if (UNSTORABLE.test(key) || hasUnstorableText(inner)) return true;
+  }
+  return false;
+}
+
 /** One ajv for every shared schema, so `$ref` between them resolves. */
 export function createAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
   addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri']);
+  ajv.addKeyword({ keyword: 'storableText', schemaType: 'boolean', errors: true, validate: (enabled: boolean, data: unknown) => !enabled || !hasUnstorableText(data) });
   return ajv;
 }
 
@@ -39,6 +53,8 @@ function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfSt
       return `is too long (maximum is ${error.params.limit} fields)`;
     case 'enum':
       return 'is not included in the list';
+    case 'pattern':
+      return field === 'timestamp' ? 'is not a valid ISO 8601 timestamp' : 'is invalid';
     case 'format':
       return error.params.format === 'email' ? 'is not a valid email' : 'is not a valid ISO 8601 timestamp';
     case 'minimum':
@@ -52,6 +68,8 @@ function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfSt
       return TYPE_MESSAGES[String(error.params.type)] ?? `must be of type ${String(error.params.type)}`;
     case 'additionalProperties':
       return 'is not a known field';
+    case 'storableText':
+      return 'contains a NUL character or an unpaired surrogate';
     default:
       return error.message ?? 'is invalid';
   }
