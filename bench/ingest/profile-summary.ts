@@ -45,9 +45,35 @@ for (const [id, us] of selfUs) {
   const group = pkg.startsWith('pulseboard:') ? 'pulseboard' : pkg;
   byPackage.set(group, (byPackage.get(group) ?? 0) + us);
 }
+// Node internals and native code (socket writes, streams, GC'd buffers) charged to the nearest
+// caller that is a package or our code: who causes the work, not only who does it.
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const owner = new Map<number, string>();
+function ownerOf(id: number): string {
+  const known = owner.get(id);
+  if (known !== undefined) return known;
+  const n = byId.get(id)!;
+  const pkg = where(n.callFrame.url);
+  let result: string;
+  if (n.callFrame.functionName === '(idle)' || n.callFrame.functionName === '(garbage collector)' || n.callFrame.functionName === '(program)') result = n.callFrame.functionName;
+  else if (pkg !== 'node-internal' && pkg !== '(native/gc/idle)') result = pkg.startsWith('pulseboard:') ? 'pulseboard' : pkg;
+  else {
+    const up = parent.get(id);
+    result = up === undefined ? pkg : ownerOf(up);
+    if (result === '(root)' || result === '' ) result = pkg;
+  }
+  owner.set(id, result);
+  return result;
+}
+const byOwner = new Map<string, number>();
+for (const [id, us] of selfUs) byOwner.set(ownerOf(id), (byOwner.get(ownerOf(id)) ?? 0) + us);
+
 const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)} %`;
 console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled`);
 console.log('\nself time by package:');
 for (const [name, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);
+console.log('\ntime charged to the nearest package or our code (internals and native work included):');
+for (const [name, us] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);
 console.log('\nself time by function:');
 for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);

@@ -1,6 +1,7 @@
-import { Partitioners, type Kafka, type Producer, type IHeaders } from 'kafkajs';
+import type { Kafka, Producer, IHeaders } from 'kafkajs';
 import type { Logger } from 'pino';
 import { pulseboardError } from '@pulseboard/contracts';
+import { JavaCompatiblePartitioner } from './partitioner.ts';
 
 export interface OutgoingMessage {
   key: string;
@@ -75,8 +76,9 @@ export class BatchingProducer {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
-      // Murmur2 like the Java client, so users' own producers and consumers agree on partitions.
-      createPartitioner: Partitioners.DefaultPartitioner,
+      // Murmur2 like the Java client, so users' own producers and consumers agree on partitions
+      // (the same answers as kafkajs' DefaultPartitioner, without its per-message Long arithmetic).
+      createPartitioner: JavaCompatiblePartitioner,
       // The idempotent producer must not give up on its own (kafkajs warns otherwise); callers
       // are bounded by deliveryTimeoutMs instead.
       retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 100, maxRetryTime: 2000 },

@@ -3,3 +3,4 @@ export * from './batching-producer.ts';
 export * from './batch-consumer.ts';
 export * from './outcome.ts';
 export * from './json-decoder.ts';
+export * from './partitioner.ts';

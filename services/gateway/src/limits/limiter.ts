@@ -51,7 +51,7 @@ interface Operation {
 }
 type Outcome = [status: number, which: number, minute: number, projectHour: number, accountHour: number, globalHour: number, month: number];
 
-type LimitsCommand = (numberOfKeys: number, ...args: (string | number)[]) => Promise<number[]>;
+type LimitsCommand = (numberOfKeys: number, ...args: string[]) => Promise<string>;
 
 /**
  * Every limit of a request, atomically: per-minute burst (events), hourly
@@ -151,33 +151,22 @@ export class Limiter {
       }
       return i;
     };
-    const fields: (string | number)[] = [];
+    const packed: string[] = [];
     for (const { subject, events, mode, windows: w, seed } of ops) {
       const [rev, minute, projectHour, accountHour, globalHour, quota] = Limiter.keys(subject, w);
       // Counters outlive their window a little, so a late refund still finds them.
       const hourTtl = w.hour.resetAt - w.nowSeconds + 60;
       const l = subject.limits;
-      fields.push(
-        slot(rev, 0),
-        slot(minute, w.minute.resetAt - w.nowSeconds + 5),
-        slot(projectHour, hourTtl),
-        slot(accountHour, hourTtl),
-        slot(globalHour, hourTtl),
-        slot(quota, w.month.resetAt - w.nowSeconds + 7 * 86400),
-        String(subject.revision),
-        events,
-        mode,
-        l.burst,
-        l.projectHourly,
-        l.accountHourly,
-        l.globalHourly,
-        l.monthlyQuota,
-        seed,
+      packed.push(
+        `${slot(rev, 0)},${slot(minute, w.minute.resetAt - w.nowSeconds + 5)},${slot(projectHour, hourTtl)},${slot(accountHour, hourTtl)},` +
+          `${slot(globalHour, hourTtl)},${slot(quota, w.month.resetAt - w.nowSeconds + 7 * 86400)},${subject.revision},${events},${mode},` +
+          `${l.burst},${l.projectHourly},${l.accountHourly},${l.globalHourly},${l.monthlyQuota},${seed}`,
       );
     }
     let flat: number[];
     try {
-      flat = await this.run(keys.length, ...keys, ops.length, ...ttls, ...fields);
+      const reply = await this.run(keys.length, ...keys, ttls.join(','), packed.join(';'));
+      flat = reply.split(',').map(Number);
     } catch (error) {
       throw pulseboardError('limiter_unavailable', 'the rate limiter (Redis) is unavailable', { retryable: true, status: 503, cause: error });
     }
