@@ -16,8 +16,11 @@ import { migrateAll } from '../../packages/db/src/index.ts';
 import { createLogger } from '../../packages/config/src/index.ts';
 import { startGateway, loadGatewayEnv } from '../../services/gateway/src/index.ts';
 import { hashSecret, generateSecret, API_KEY_PREFIX } from '../../services/gateway/src/auth/credentials.ts';
-import { parseEventFilters } from '../../services/gateway/src/routes/event-filters.ts';
+import { parseEventFilters, type EventFilters } from '../../services/gateway/src/routes/event-filters.ts';
 import { COUNT_CAP, countEvents, selectEventPage, EVENT_COLUMNS } from '../../services/gateway/src/routes/events-query.ts';
+import type { IngestedEvent } from '../../packages/contracts/src/index.ts';
+import type { Pool } from '../../packages/db/src/index.ts';
+import { writeEvents } from '../../services/store/src/event-writer.ts';
 import { BENCH_PROJECT, NOISE_PROJECT, loadEvents, loadedCount } from './load.ts';
 import { CASES } from './cases.ts';
 import { measure, ms, type Figures } from './measure.ts';
@@ -41,11 +44,75 @@ const log = (line: string) => console.log(line);
 // The indexes the events table had before this change; everything else is hidden from the baseline.
 const BASELINE_INDEXES = new Set(['events_pkey', 'events_project_time_idx']);
 
+/** The WHERE clause the read API built before this change. */
+function previousWhere(f: EventFilters): { where: string; params: unknown[] } {
+  const params: unknown[] = [[BENCH_PROJECT]];
+  const sql = ['project_key = ANY($1::text[])'];
+  const add = (clause: string, value: unknown) => sql.push(clause.replace('?', `$${params.push(value)}`));
+  for (const [column, value] of f.equal) add(`${column} = ?`, value);
+  for (const label of f.labels) add('labels @> ARRAY[?]::text[]', label);
+  if (f.since !== undefined) add('occurred_at >= ?', f.since);
+  if (f.until !== undefined) add('occurred_at < ?', f.until);
+  return { where: sql.join(' AND '), params };
+}
+
 const toQueryString = (q: Record<string, string | string[]>) => {
   const s = new URLSearchParams();
   for (const [k, v] of Object.entries(q)) for (const one of Array.isArray(v) ? v : [v]) s.append(k, one);
   return s.toString();
 };
+
+const WRITE_EVENTS = 20_000;
+const WRITE_BATCH = 500;
+
+/**
+ * What the read indexes cost the write path: the store's own writeEvents,
+ * in a transaction rolled back afterwards, with every index and the label
+ * trigger, then with only the indexes the table had before this change.
+ */
+async function measureWriteCost(pool: pg.Pool): Promise<{ now: number; before: number }> {
+  const batches = Array.from({ length: WRITE_EVENTS / WRITE_BATCH }, (_, b) =>
+    Array.from({ length: WRITE_BATCH }, (_, i) => {
+      const n = b * WRITE_BATCH + i;
+      return {
+        id: 1e12 + n,
+        project_key: 'bench-write',
+        account_id: 1,
+        type: 'metric',
+        name: 'cpu_usage',
+        timestamp: new Date(Date.now() - n * 1000).toISOString(),
+        received_at: new Date().toISOString(),
+        severity: 'info',
+        source: `host-${n % 50}`,
+        channel: `ch-${n % 10}`,
+        correlation_id: `wf-${n}`,
+        labels: n % 3 === 0 ? ['prod'] : ['staging', `team-${n % 20}`],
+        attributes: { value: n % 100 },
+      } as IngestedEvent;
+    }),
+  );
+  const run = async (previous: boolean) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (previous) {
+        const { rows } = await client.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'events'");
+        for (const { indexname } of rows) if (!BASELINE_INDEXES.has(indexname)) await client.query(`DROP INDEX ${client.escapeIdentifier(indexname)}`);
+        await client.query('ALTER TABLE events DISABLE TRIGGER events_index_labels');
+      }
+      const started = performance.now();
+      for (const batch of batches) await writeEvents(client as unknown as Pool, batch);
+      return performance.now() - started;
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  };
+  await run(false); // warm up
+  const now = await run(false);
+  const before = await run(true);
+  return { now, before };
+}
 
 async function main(): Promise<void> {
   log(`bench:list-events: ${EVENTS} events in project "${BENCH_PROJECT}" (+${Math.floor(EVENTS / 5)} in "${NOISE_PROJECT}"), ${DATABASE_URL}`);
@@ -84,7 +151,7 @@ async function main(): Promise<void> {
       });
       // The route's own two statements, sequentially on one connection (as the baseline below runs).
       const sql = await measure(REQUESTS, 20, async (i) => {
-        const parsed = parseEventFilters(c.query(i, EVENTS, now), 2);
+        const parsed = parseEventFilters(c.query(i, EVENTS, now));
         if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
         await selectEventPage(pool, [BENCH_PROJECT], parsed.filters, { page: 1, perPage: 25, offset: 0 });
         await countEvents(pool, [BENCH_PROJECT], parsed.filters);
@@ -105,10 +172,9 @@ async function main(): Promise<void> {
     for (const { indexname } of extra) if (!BASELINE_INDEXES.has(indexname)) await baseline.query(`DROP INDEX ${baseline.escapeIdentifier(indexname)}`);
     for (const [i, c] of CASES.entries()) {
       const figures = await measure(BASELINE_REQUESTS, 2, async (k) => {
-        const parsed = parseEventFilters(c.query(k, EVENTS, now), 2);
+        const parsed = parseEventFilters(c.query(k, EVENTS, now));
         if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
-        const where = ['project_key = ANY($1::text[])', ...parsed.filters.sql].join(' AND ');
-        const params = [[BENCH_PROJECT], ...parsed.filters.params];
+        const { where, params } = previousWhere(parsed.filters);
         await baseline.query(`SELECT ${EVENT_COLUMNS} FROM events WHERE ${where} ORDER BY occurred_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, 25, 0]);
         await baseline.query(`SELECT count(*)::bigint AS total FROM events WHERE ${where}`, params);
       });
@@ -120,6 +186,8 @@ async function main(): Promise<void> {
     baseline.release();
   }
 
+  const writes = await measureWriteCost(pool);
+
   log(`\nsummary (${EVENTS} events; total_count exact when unfiltered, else counted up to ${COUNT_CAP}; ratio = baseline SQL p99 / new SQL p99):`);
   log(`  ${'filter'.padEnd(26)} ${'HTTP p50'.padStart(9)} ${'HTTP p99'.padStart(9)} ${'SQL p99'.padStart(8)} ${'base p50'.padStart(9)} ${'base p99'.padStart(9)} ${'ratio'.padStart(7)} ${'capped'.padStart(7)}`);
   for (const r of rows) {
@@ -128,6 +196,7 @@ async function main(): Promise<void> {
       `  ${r.name.padEnd(26)} ${ms(r.http.p50).padStart(9)} ${ms(r.http.p99).padStart(9)} ${ms(r.sql.p99).padStart(8)} ${ms(r.baseline?.p50 ?? NaN).padStart(9)} ${ms(r.baseline?.p99 ?? NaN).padStart(9)} ${ratio.padStart(7)} ${`${r.inexact}%`.padStart(7)}`,
     );
   }
+  log(`  store write cost, ${WRITE_EVENTS} events in batches of ${WRITE_BATCH} through the store's writeEvents: ${writes.now.toFixed(0)} ms with this change's indexes and label trigger, ${writes.before.toFixed(0)} ms with the previous indexes (${(writes.now / writes.before).toFixed(2)}x)`);
   const worst = rows.reduce((a, b) => (b.http.p99 > a.http.p99 ? b : a));
   log(`  worst HTTP p99: ${ms(worst.http.p99)} ms (${worst.name}); "capped" = share of responses whose total_count is the ${COUNT_CAP} lower bound`);
   await pool.end();

@@ -164,6 +164,9 @@ describe('GET /api/v1/events: every filter, newest first, pagination rules (real
     const filtered = await list('?type=deployment', project.userToken);
     expect(filtered.keys).toEqual(['b3', 'b2', 'e2', 'b1', 'e1']);
     expect(filtered.meta.total_count).toBe(5);
+    const labelled = await list('?label=prod&per_page=2&page=2', project.userToken);
+    expect(labelled.keys).toEqual(['e2', 'e1']);
+    expect(labelled.meta).toEqual({ current_page: 2, total_pages: 2, total_count: 4, per_page: 2 });
     expect((await list(`?project_key=${siblingKey}`, project.userToken)).keys).toEqual(['b3', 'b2', 'b1']);
     // A project key cannot widen its view with project_key.
     const widened = await request(`${pipeline.url}/api/v1/events?project_key=${siblingKey}`, { token: project.apiKey });

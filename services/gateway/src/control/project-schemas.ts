@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /**
  * Request bodies of the project API. Field names match the admin API's
  * create-project body, so what an operator sets there a user changes here.
@@ -18,13 +20,7 @@ export const updateProjectBody = {
   },
 } as const;
 
-export interface UpdateProjectBody {
-  name?: string;
-  settings?: Record<string, unknown>;
-  monthly_quota?: number;
-  burst_limit?: number | null;
-  hourly_request_limit?: number | null;
-}
+export type UpdateProjectBody = FromSchema<typeof updateProjectBody>;
 
 /** Fields only a user token may change (CONTRACT.md, Limits). */
 export const LIMIT_FIELDS = ['monthly_quota', 'burst_limit', 'hourly_request_limit'] as const;
@@ -38,6 +34,4 @@ export const regenerateKeyBody = {
   properties: { confirm: { type: 'boolean' } },
 } as const;
 
-export interface RegenerateKeyBody {
-  confirm?: boolean;
-}
+export type RegenerateKeyBody = FromSchema<typeof regenerateKeyBody>;

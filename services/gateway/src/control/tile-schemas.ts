@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /**
  * Request bodies of the tile API. The rule is stored as given, checked here
  * only for its outer shape: the rule engine publishes the rule's JSON Schema
@@ -42,13 +44,6 @@ export const updateTileBody = {
   properties: tileFields,
 } as const;
 
-export interface TileFields {
-  name: string;
-  kind: string;
-  rule: Record<string, unknown>;
-  settings?: Record<string, unknown>;
-  position?: number;
-}
-
-export type CreateTileBody = TileFields & { project_key?: string };
-export type UpdateTileBody = Partial<TileFields>;
+type References = { references: [typeof tileRuleShape] };
+export type CreateTileBody = FromSchema<typeof createTileBody, References>;
+export type UpdateTileBody = FromSchema<typeof updateTileBody, References>;

@@ -1,12 +1,21 @@
 import { EVENT_TYPES, SEVERITIES, type ValidationDetails } from '@pulseboard/contracts';
 
-/** Parsed filters of GET /events: SQL fragments over the events columns, with their parameter values in order. */
+export const EQUALITY_FILTERS = ['type', 'name', 'severity', 'source', 'channel', 'correlation_id'] as const;
+export type EqualityColumn = (typeof EQUALITY_FILTERS)[number];
+
+/** The validated filters of GET /events; events-query.ts turns them into SQL. */
 export interface EventFilters {
-  sql: string[];
-  params: unknown[];
+  /** Column = value, for the columns of EQUALITY_FILTERS only. */
+  equal: [EqualityColumn, string][];
+  /** Every one of these labels must be on the event. */
+  labels: string[];
+  /** Inclusive lower bound of the event's own timestamp, ISO 8601 UTC. */
+  since?: string;
+  /** Exclusive upper bound. */
+  until?: string;
 }
 
-const EQUALITY_FILTERS = ['type', 'name', 'severity', 'source', 'channel', 'correlation_id'] as const;
+export const hasFilters = (f: EventFilters) => f.equal.length > 0 || f.labels.length > 0 || f.since !== undefined || f.until !== undefined;
 
 // A date, or a date-time with an explicit offset: "2026-01-02T10:00:00" alone would be read in the server's zone.
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
@@ -18,20 +27,14 @@ function parseTime(value: unknown): Date | undefined {
 }
 
 /**
- * The filters of CONTRACT.md (Lists), validated, as parameterised SQL:
- * equality on type, name, severity, source, channel, correlation_id; `label`
- * (repeatable: every label given must be present); `since` (inclusive) and
- * `until` (exclusive) on the event's own timestamp. `$n` placeholders are
- * numbered from `firstParam`.
+ * The filters of CONTRACT.md (Lists), validated: equality on type, name,
+ * severity, source, channel, correlation_id; `label` (repeatable: every label
+ * given must be present); `since` (inclusive) and `until` (exclusive) on the
+ * event's own timestamp. Other query parameters are not filters and are ignored.
  */
-export function parseEventFilters(query: Record<string, unknown>, firstParam: number): { ok: true; filters: EventFilters } | { ok: false; details: ValidationDetails } {
+export function parseEventFilters(query: Record<string, unknown>): { ok: true; filters: EventFilters } | { ok: false; details: ValidationDetails } {
   const details: ValidationDetails = {};
-  const sql: string[] = [];
-  const params: unknown[] = [];
-  const add = (clause: (placeholder: string) => string, value: unknown) => {
-    params.push(value);
-    sql.push(clause(`$${firstParam + params.length - 1}`));
-  };
+  const filters: EventFilters = { equal: [], labels: [] };
   for (const name of EQUALITY_FILTERS) {
     const value = query[name];
     if (value === undefined) continue;
@@ -39,19 +42,19 @@ export function parseEventFilters(query: Record<string, unknown>, firstParam: nu
     else if (typeof value !== 'string' || value === '') details[name] = ["can't be blank"];
     else if (name === 'type' && !(EVENT_TYPES as readonly string[]).includes(value)) details[name] = ['is not included in the list'];
     else if (name === 'severity' && !(SEVERITIES as readonly string[]).includes(value)) details[name] = ['is not included in the list'];
-    else add((p) => `${name} = ${p}`, value);
+    else filters.equal.push([name, value]);
   }
   if (query.label !== undefined) {
     const labels = Array.isArray(query.label) ? query.label : [query.label];
     if (labels.some((l) => typeof l !== 'string' || l === '')) details.label = ["can't be blank"];
-    else add((p) => `labels @> ${p}::text[]`, labels);
+    else filters.labels = [...new Set(labels as string[])];
   }
   const since = query.since === undefined ? undefined : parseTime(query.since);
   const until = query.until === undefined ? undefined : parseTime(query.until);
   if (query.since !== undefined && since === undefined) details.since = ['is not a valid ISO 8601 timestamp'];
   if (query.until !== undefined && until === undefined) details.until = ['is not a valid ISO 8601 timestamp'];
   if (since !== undefined && until !== undefined && until <= since) details.until = ['must be after since'];
-  if (since !== undefined) add((p) => `occurred_at >= ${p}`, since.toISOString());
-  if (until !== undefined) add((p) => `occurred_at < ${p}`, until.toISOString());
-  return Object.keys(details).length > 0 ? { ok: false, details } : { ok: true, filters: { sql, params } };
+  if (since !== undefined) filters.since = since.toISOString();
+  if (until !== undefined) filters.until = until.toISOString();
+  return Object.keys(details).length > 0 ? { ok: false, details } : { ok: true, filters };
 }

@@ -39,7 +39,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: GatewayDeps): vo
     if (isApiError(principal)) return sendError(reply, 'envelope', principal);
     const query = request.query as Record<string, unknown>;
     const paging = parsePage(query);
-    const parsed = parseEventFilters(query, 2);
+    const parsed = parseEventFilters(query);
     if (!paging.ok || !parsed.ok) {
       const problems = { ...(paging.ok ? {} : paging.details), ...(parsed.ok ? {} : parsed.details) };
       return sendError(reply, 'envelope', errors.validation(problems, 'Invalid query parameters'));
