@@ -1,0 +1,59 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * patches/kafkajs@2.2.4.patch replaces kafkajs' record encoder with one that
+ * writes each record in a single pass. It must write exactly the bytes the
+ * original wrote: compared here on random records (keys, values, headers,
+ * multi-byte text, null keys and values, negative deltas).
+ */
+type RecordEncoder = ((record: object) => { buffer: Buffer }) & { genericRecord?: (record: object) => { buffer: Buffer } };
+const require = createRequire(import.meta.url);
+const record = require('kafkajs/src/protocol/recordBatch/record/v0/index.js') as RecordEncoder;
+const group = require('kafkajs/src/producer/groupMessagesPerPartition.js') as (args: object) => Record<string, unknown[]>;
+
+let seed = 7;
+const random = (n: number) => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed % n;
+};
+const text = (max: number) => Array.from({ length: random(max) }, () => String.fromCodePoint(random(3) === 0 ? 0x4e00 + random(500) : 32 + random(90))).join('');
+
+describe('the kafkajs record encoder patch', () => {
+  it('is applied (the original encoder is kept beside it)', () => {
+    expect(typeof record.genericRecord).toBe('function');
+  });
+
+  it('writes byte for byte what the original encoder writes', () => {
+    for (let i = 0; i < 5000; i++) {
+      const headers: Record<string, string | Buffer | (string | Buffer)[]> = {};
+      for (let h = 0; h < random(5); h++) headers[`h-${text(12)}`] = random(2) === 0 ? text(200) : Buffer.from(text(200));
+      if (random(5) === 0) headers.multi = [text(20), Buffer.from(text(20))];
+      const input = {
+        offsetDelta: random(5000),
+        timestampDelta: random(4) === 0 ? -random(1_000_000) : random(1_000_000),
+        key: [null, undefined, text(40), Buffer.from(text(40))][random(4)],
+        value: [null, text(2000), Buffer.from(text(300).repeat(random(20)))][random(3)],
+        headers,
+      };
+      expect(record(input).buffer.equals(record.genericRecord!(input).buffer)).toBe(true);
+    }
+  });
+
+  it('takes the original path for shapes it does not handle, with the same result', () => {
+    const odd = { offsetDelta: 1, timestampDelta: 2 ** 40, key: 'k', value: 'v', headers: { n: 'x' } };
+    expect(record(odd).buffer.equals(record.genericRecord!(odd).buffer)).toBe(true);
+  });
+
+  it('groups messages per partition in order (linear, no array copy per message)', () => {
+    const messages = Array.from({ length: 3000 }, (_, i) => ({ key: `k${i % 7}`, value: String(i) }));
+    const grouped = group({ topic: 't', partitionMetadata: [{ partitionId: 0 }, { partitionId: 1 }, { partitionId: 2 }], messages, partitioner: ({ message }: { message: { key: string } }) => Number(message.key.slice(1)) % 3 });
+    expect(Object.keys(grouped).sort()).toEqual(['0', '1', '2']);
+    for (const [partition, list] of Object.entries(grouped)) {
+      const values = (list as { key: string; value: string }[]).map((m) => Number(m.value));
+      expect(values).toEqual([...values].sort((a, b) => a - b));
+      expect(values.every((v) => (v % 7) % 3 === Number(partition))).toBe(true);
+    }
+    expect(Object.values(grouped).reduce((n, l) => n + l.length, 0)).toBe(3000);
+  });
+});
