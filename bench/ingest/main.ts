@@ -7,7 +7,7 @@
  *                     [--only all|ingest|batch] [--profile]
  *
  * Starts what it needs: Postgres, Redis and the Kafka broker (deploy/infra.sh
- * up), its own database (pulseboard_bench), Redis database 2 and a topic of its
+ * up), its own database (pulseboard_ingest_bench), Redis database 3 and a topic of its
  * own; the gateway and the bare route each run in a child process, autocannon
  * in this one. The limits of the bench project are raised so nothing is 429.
  * With --profile the gateway writes a V8 CPU profile (into the system's temp dir);
@@ -40,8 +40,8 @@ const WARMUP = Number(args.warmup);
 const ROUNDS = Number(args.rounds);
 const CONNECTIONS = Number(args.connections);
 const BATCH_CONNECTIONS = Number(args['batch-connections']);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_bench';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/2';
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_ingest_bench';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/3';
 const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const ADMIN_TOKEN = `bench-${randomUUID()}`;
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -229,8 +229,11 @@ export class BatchingProducer {
   }
 
   private afterFlush(): void {
-    if (this.queue.length > 0) this.schedule();
-    else if (!this.inFlight && this.idle !== undefined) this.idle();
+    if (this.queue.length > 0) {
+      // These messages waited out a whole produce request already: no linger on top.
+      if (this.isConnected && this.initialised && this.lingerTimer === undefined) void this.flush();
+      else this.schedule();
+    } else if (!this.inFlight && this.idle !== undefined) this.idle();
   }
 
   /** Sends what is queued, then disconnects. Safe to call twice. */

@@ -6,6 +6,17 @@ export function errorShapeOf(request: FastifyRequest): ErrorShape {
   return (request.routeOptions.config as { errorShape?: ErrorShape } | undefined)?.errorShape ?? 'envelope';
 }
 
+// Connection-level failures of Redis (ioredis) and Postgres (pg): the request may well succeed
+// later, so they are 503 with Retry-After, not 500.
+const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P03', '08000', '08001', '08003', '08006']);
+const OUTAGE_MESSAGES = new Set(['Connection is closed.', 'Command timed out', 'Connection terminated unexpectedly', 'timeout exceeded when trying to connect']);
+
+export function isBackingServiceOutage(error: unknown): boolean {
+  const e = error as { name?: unknown; code?: unknown; message?: unknown } | null;
+  if (e === null || typeof e !== 'object') return false;
+  return e.name === 'MaxRetriesPerRequestError' || OUTAGE_CODES.has(String(e.code)) || OUTAGE_MESSAGES.has(String(e.message));
+}
+
 /** Maps anything thrown on the way to a handler to the documented shapes; never leaks internals. */
 export function toApiError(error: FastifyError & { pulseboard?: ApiError; retryable?: boolean; status?: number }, request: FastifyRequest): ApiError {
   if (error.pulseboard !== undefined) return error.pulseboard;
@@ -30,7 +41,7 @@ export function toApiError(error: FastifyError & { pulseboard?: ApiError; retrya
   }
   if (error.code === 'kafka_message_too_large') return apiError(413, 'payload_too_large', 'The event is too large for the event log');
   if (error instanceof SyntaxError || error.statusCode === 400) return apiError(400, 'bad_request', 'The request body is not valid JSON');
-  if (error.retryable === true) return apiError(503, 'service_unavailable', 'A backing service is unavailable, retry shortly', { headers: { 'retry-after': 1 } });
+  if (error.retryable === true || isBackingServiceOutage(error)) return apiError(503, 'service_unavailable', 'A backing service is unavailable, retry shortly', { headers: { 'retry-after': 1 } });
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return apiError(error.statusCode, 'bad_request', error.message);
   return apiError(500, 'internal_error', 'Internal server error');
 }

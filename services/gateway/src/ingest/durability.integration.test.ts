@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, freePort, provisionProject, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
+import { envelope, freePort, provisionProject, request, TEST_ADMIN_TOKEN, topicMessageCount } from '@pulseboard/test-kit';
 import { startTestGateway } from '../testing/test-gateway.ts';
 import type { GatewayService } from '../service.ts';
 
@@ -9,7 +9,7 @@ import type { GatewayService } from '../service.ts';
  * answered 201/202, and no request may hang past the delivery timeout.
  */
 describe('without a reachable Kafka broker', () => {
-  let gw: GatewayService;
+  let gw: GatewayService & { env: Record<string, string> };
   let project: Awaited<ReturnType<typeof provisionProject>>;
 
   beforeAll(async () => {
@@ -54,5 +54,33 @@ describe('without a reachable Kafka broker', () => {
     const retry = await post('/ingest', envelope(project.projectKey), { 'idempotency-key': 'outage-1' });
     expect(retry.status).toBe(503);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('without a reachable Redis', () => {
+  let gw: GatewayService & { env: Record<string, string> };
+  let project: Awaited<ReturnType<typeof provisionProject>>;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    gw = await startTestGateway({ REDIS_URL: `redis://127.0.0.1:${port}/1`, LOG_LEVEL: 'fatal' });
+    project = await provisionProject(gw.url, TEST_ADMIN_TOKEN);
+  });
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  it('answers 503 with Retry-After (limits cannot be checked), never 201, never a hang', async () => {
+    const before = await topicMessageCount(gw.env.TOPIC_EVENTS!);
+    const bounded = { signal: AbortSignal.timeout(20_000) };
+    for (const [path, shape] of [['/ingest', 'ingest'], ['/api/v1/webhooks', 'envelope']] as const) {
+      const res = await fetch(`${gw.url}${path}`, { ...bounded, method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(envelope(project.projectKey)) });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      const body = await res.json();
+      if (shape === 'ingest') expect(body).toEqual({ status: 'error', code: 'service_unavailable', message: expect.any(String) });
+      else expect(body).toEqual({ error: { code: 'service_unavailable', message: expect.any(String) } });
+    }
+    expect(await topicMessageCount(gw.env.TOPIC_EVENTS!)).toBe(before);
   });
 });

@@ -1,4 +1,5 @@
 import type { Pool } from '@pulseboard/db';
+import { pulseboardError } from '@pulseboard/contracts';
 
 /** Must equal the INCREMENT of the `event_id_blocks` sequence (gateway migration). */
 export const EVENT_ID_BLOCK_SIZE = 1000;
@@ -61,7 +62,12 @@ export class EventIdAllocator {
   }
 
   private async fetchBlock(): Promise<number> {
-    const { rows } = await this.pool.query<{ start: string }>("SELECT nextval('event_id_blocks')::text AS start");
-    return Number(rows[0]!.start);
+    try {
+      const { rows } = await this.pool.query<{ start: string }>("SELECT nextval('event_id_blocks')::text AS start");
+      return Number(rows[0]!.start);
+    } catch (error) {
+      // Postgres unreachable: the request is refused as retryable (503), not as our bug (500).
+      throw pulseboardError('event_ids_unavailable', 'no event ids can be allocated (Postgres is unavailable)', { retryable: true, status: 503, cause: error });
+    }
   }
 }

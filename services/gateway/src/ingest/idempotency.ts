@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { pulseboardError } from '@pulseboard/contracts';
 import { apiError, type ApiError } from '../replies.ts';
 
 export interface StoredResponse {
@@ -32,6 +33,15 @@ export class IdempotencyStore {
 
   async claim(projectKey: string, endpoint: string, key: string | undefined, body: unknown): Promise<IdempotencyClaim> {
     if (key === undefined) return { kind: 'none' };
+    try {
+      return await this.claimKey(projectKey, endpoint, key, body);
+    } catch (error) {
+      // Redis unreachable: the retry must be able to run later, so refuse as retryable (503).
+      throw pulseboardError('idempotency_unavailable', 'the idempotency store (Redis) is unavailable', { retryable: true, status: 503, cause: error });
+    }
+  }
+
+  private async claimKey(projectKey: string, endpoint: string, key: string, body: unknown): Promise<IdempotencyClaim> {
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
       const message = key.length === 0 ? "can't be blank" : `is too long (maximum is ${MAX_KEY_LENGTH} characters)`;
       return { kind: 'refused', error: apiError(400, 'validation_error', 'Invalid Idempotency-Key header', { details: { 'Idempotency-Key': [message] } }) };
@@ -52,7 +62,7 @@ export class IdempotencyStore {
       };
     }
     const stored = await this.redis.get(redisKey);
-    if (stored === null) return this.claim(projectKey, endpoint, key, body);
+    if (stored === null) return this.claimKey(projectKey, endpoint, key, body);
     const entry = JSON.parse(stored) as { pending?: boolean; fingerprint: string; response?: StoredResponse };
     if (entry.fingerprint !== fingerprint) {
       return { kind: 'refused', error: apiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body') };
