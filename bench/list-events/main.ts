@@ -122,6 +122,8 @@ async function main(): Promise<void> {
   try {
     if (args.reload || (await loadedCount(client)) !== EVENTS) await loadEvents(client, EVENTS, log);
     else log('  events already loaded (pass --reload to load them again)');
+    // As autovacuum would have by now: statistics for the planner, visibility maps for index-only scans.
+    await client.query('VACUUM ANALYZE events, event_labels, project_monthly_usage');
   } finally {
     client.release();
   }
