@@ -10,10 +10,10 @@ afterAll(async () => {
   await Promise.all(producers.map((p) => p.stop()));
 });
 
-async function producerFor(topic: string, options: { maxBatchBytes?: number; configEntries?: { name: string; value: string }[] } = {}) {
+async function producerFor(topic: string, options: { maxBatchBytes?: number; lanes?: number; configEntries?: { name: string; value: string }[] } = {}) {
   const kafka = createKafka({ clientId: 'kafka-kit-test', brokers: ['127.0.0.1:9092'], logger });
   await ensureTopics(kafka, [{ topic, numPartitions: 3, ...(options.configEntries === undefined ? {} : { configEntries: options.configEntries }) }]);
-  const producer = new BatchingProducer({ kafka, logger, lingerMs: 2, ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }) });
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: 2, lanes: options.lanes ?? 1, ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }) });
   producer.start();
   producers.push(producer);
   return producer;
@@ -22,9 +22,9 @@ async function producerFor(topic: string, options: { maxBatchBytes?: number; con
 const topicName = () => `${testTopicPrefix()}${uniqueName('kit')}`;
 
 describe('BatchingProducer against the real broker', () => {
-  it("delivers every concurrent caller's messages, each caller's in order", async () => {
+  it.each([1, 3])("delivers every concurrent caller's messages, each caller's in order (%i lane(s))", async (lanes) => {
     const topic = topicName();
-    const producer = await producerFor(topic);
+    const producer = await producerFor(topic, { lanes });
     await Promise.all(
       Array.from({ length: 30 }, (_, caller) =>
         producer.sendMany(topic, Array.from({ length: 10 }, (_, i) => ({ key: `caller-${caller}`, value: JSON.stringify({ caller, i }) }))),
@@ -43,6 +43,23 @@ describe('BatchingProducer against the real broker', () => {
     const producer = await producerFor(topic, { maxBatchBytes: 4096 });
     await Promise.all(Array.from({ length: 50 }, (_, i) => producer.send(topic, { key: `k${i % 5}`, value: 'x'.repeat(1000) })));
     expect((await readTopic(topic)).length).toBe(50);
+  });
+
+  it('writes the events of a client that waits for each acknowledgement in the order it sent them, over several lanes', async () => {
+    const topic = topicName();
+    const producer = await producerFor(topic, { lanes: 3 });
+    // Three clients, each sending one message at a time; other traffic keeps every lane busy.
+    const noise = Array.from({ length: 200 }, (_, i) => producer.send(topic, { key: `noise-${i % 9}`, value: String(i) }));
+    await Promise.all(
+      [0, 1, 2].map(async (client) => {
+        for (let i = 0; i < 30; i++) await producer.send(topic, { key: `client-${client}`, value: String(i) });
+      }),
+    );
+    await Promise.all(noise);
+    const messages = await readTopic(topic);
+    for (const client of [0, 1, 2]) {
+      expect(messages.filter((m) => m.key === `client-${client}`).map((m) => Number(m.value))).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    }
   });
 
   it("refuses a message too large for the topic with a non-retryable 413 error, without failing anyone else's", async () => {

@@ -38,17 +38,35 @@ export interface BatchingProducerOptions {
   maxBatchBytes?: number;
   /** A caller is told `kafka_unavailable` when its message is not acknowledged within this time. */
   deliveryTimeoutMs?: number;
+  /** kafkajs producers used side by side: produce requests in flight at once (default 1). */
+  lanes?: number;
+}
+
+/** One kafkajs producer: kafkajs' idempotent producer has at most one request in flight per broker. */
+interface Lane {
+  id: number;
+  producer: Producer;
+  connected: boolean;
+  /** connect() resolved: the idempotent producer id exists. */
+  initialised: boolean;
+  inFlight: boolean;
 }
 
 /**
  * An idempotent, acks=all producer that lets concurrent callers share produce
- * requests: messages queue while one request is in flight, and the next request
- * carries all of them (group commit). Each caller's promise settles with its own
- * message's acknowledgement, or rejects with a retryable `kafka_unavailable` once
- * its delivery timeout passes, so an HTTP request never hangs on a dead broker.
+ * requests: messages queue while requests are in flight, and the next request
+ * carries all of them (group commit). With several lanes (kafkajs producers,
+ * each idempotent on its own) several requests are in flight at once, so a
+ * caller waits about one broker round trip instead of two. Order: a caller's
+ * messages travel together in one request; events of a client that waits for
+ * each answer are still written in the order it sent them, since the next is
+ * handed over only after the previous was acknowledged.
+ * Each caller's promise settles with its own messages' acknowledgement, or
+ * rejects with a retryable `kafka_unavailable` once its delivery timeout
+ * passes, so an HTTP request never hangs on a dead broker.
  */
 export class BatchingProducer {
-  private readonly producer: Producer;
+  private readonly lanes: Lane[];
   private readonly logger: Logger;
   private readonly lingerMs: number;
   private readonly maxBatchMessages: number;
@@ -58,13 +76,10 @@ export class BatchingProducer {
   /** Messages and bytes of the queued callers (settled ones included until they leave the queue). */
   private queuedMessages = 0;
   private queuedBytes = 0;
-  private inFlight = false;
   private lingerTimer: NodeJS.Timeout | undefined;
-  private connected: Promise<void> | undefined;
+  private started = false;
   private stopped = false;
   private idle: (() => void) | undefined;
-  private isConnected = false;
-  private initialised = false;
 
   constructor(options: BatchingProducerOptions) {
     this.logger = options.logger;
@@ -72,50 +87,65 @@ export class BatchingProducer {
     this.maxBatchMessages = options.maxBatchMessages ?? 2000;
     this.maxBatchBytes = options.maxBatchBytes ?? 900 * 1024;
     this.deliveryTimeoutMs = options.deliveryTimeoutMs ?? 5000;
-    this.producer = options.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      // Murmur2 like the Java client, so users' own producers and consumers agree on partitions
-      // (the same answers as kafkajs' DefaultPartitioner, without its per-message Long arithmetic).
-      createPartitioner: JavaCompatiblePartitioner,
-      // The idempotent producer must not give up on its own (kafkajs warns otherwise); callers
-      // are bounded by deliveryTimeoutMs instead.
-      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 100, maxRetryTime: 2000 },
-    });
-    // kafkajs emits CONNECT before connect() has initialised the idempotent producer id; a
-    // produce in that gap goes out without it (not idempotent) and then trips over kafkajs'
-    // broker lock ("reading 'release'"). So nothing is sent until connect() has resolved.
-    this.producer.on(this.producer.events.CONNECT, () => {
-      this.isConnected = true;
-      if (this.initialised) this.schedule();
-    });
-    this.producer.on(this.producer.events.DISCONNECT, () => {
-      this.isConnected = false;
+    this.lanes = Array.from({ length: Math.max(1, options.lanes ?? 1) }, (_, id) => {
+      const producer = options.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        // Murmur2 like the Java client, so users' own producers and consumers agree on partitions
+        // (the same answers as kafkajs' DefaultPartitioner, without its per-message Long arithmetic).
+        createPartitioner: JavaCompatiblePartitioner,
+        // The idempotent producer must not give up on its own (kafkajs warns otherwise); callers
+        // are bounded by deliveryTimeoutMs instead.
+        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 100, maxRetryTime: 2000 },
+      });
+      const lane: Lane = { id, producer, connected: false, initialised: false, inFlight: false };
+      // kafkajs emits CONNECT before connect() has initialised the idempotent producer id; a
+      // produce in that gap goes out without it (not idempotent) and then trips over kafkajs'
+      // broker lock ("reading 'release'"). So nothing is sent until connect() has resolved.
+      producer.on(producer.events.CONNECT, () => {
+        lane.connected = true;
+        if (lane.initialised) this.schedule();
+      });
+      producer.on(producer.events.DISCONNECT, () => {
+        lane.connected = false;
+      });
+      return lane;
     });
   }
 
   /** Connects in the background and keeps trying, so a service starts while Kafka is still coming up. */
   start(): void {
-    this.connected ??= this.connectWithRetry();
+    if (this.started) return;
+    this.started = true;
+    for (const lane of this.lanes) void this.connectWithRetry(lane);
   }
 
-  private async connectWithRetry(): Promise<void> {
+  private async connectWithRetry(lane: Lane): Promise<void> {
     let delay = 200;
     while (!this.stopped) {
       try {
-        await this.producer.connect();
-        this.initialised = true;
-        this.isConnected = true;
-        this.logger.info({ event: 'kafka_producer_connected' });
+        await lane.producer.connect();
+        lane.initialised = true;
+        lane.connected = true;
+        this.logger.info({ event: 'kafka_producer_connected', lane: lane.id });
         this.schedule();
         return;
       } catch (error) {
-        this.logger.warn({ event: 'kafka_producer_connect_failed', err: error, retry_in_ms: delay });
+        this.logger.warn({ event: 'kafka_producer_connect_failed', lane: lane.id, err: error, retry_in_ms: delay });
         await new Promise((r) => setTimeout(r, delay));
         delay = Math.min(delay * 2, 5000);
       }
     }
+  }
+
+  private idleLane(): Lane | undefined {
+    for (const lane of this.lanes) if (lane.connected && lane.initialised && !lane.inFlight) return lane;
+    return undefined;
+  }
+
+  private get anyInFlight(): boolean {
+    return this.lanes.some((lane) => lane.inFlight);
   }
 
   /** Resolves once Kafka acknowledged the message (acks=all). */
@@ -164,22 +194,25 @@ export class BatchingProducer {
   }
 
   private schedule(): void {
-    if (this.inFlight || this.queue.length === 0 || this.lingerTimer !== undefined || !this.isConnected || !this.initialised) return;
+    if (this.queue.length === 0 || this.lingerTimer !== undefined) return;
+    const lane = this.idleLane();
+    if (lane === undefined) return;
     if (this.queuedMessages >= this.maxBatchMessages || this.queuedBytes >= this.maxBatchBytes || this.lingerMs <= 0) {
-      void this.flush();
+      void this.flush(lane);
       return;
     }
     this.lingerTimer = setTimeout(() => {
       this.lingerTimer = undefined;
-      void this.flush();
+      const idle = this.idleLane();
+      if (idle !== undefined) void this.flush(idle);
     }, this.lingerMs);
   }
 
-  private async flush(): Promise<void> {
-    if (this.inFlight) return;
+  private async flush(lane: Lane): Promise<void> {
+    if (lane.inFlight) return;
     const batch = this.takeBatch();
     if (batch.length === 0) return this.afterFlush();
-    this.inFlight = true;
+    lane.inFlight = true;
     const byTopic = new Map<string, OutgoingMessage[]>();
     for (const p of batch) {
       const list = byTopic.get(p.topic);
@@ -187,14 +220,14 @@ export class BatchingProducer {
       else for (const m of p.messages) list.push(m);
     }
     try {
-      await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+      await lane.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
       for (const p of batch) this.settle(p);
     } catch (error) {
-      this.logger.error({ event: 'kafka_produce_failed', err: error, callers: batch.length });
+      this.logger.error({ event: 'kafka_produce_failed', lane: lane.id, err: error, callers: batch.length });
       const failure = produceFailure(error);
       for (const p of batch) this.settle(p, failure);
     } finally {
-      this.inFlight = false;
+      lane.inFlight = false;
       this.afterFlush();
     }
   }
@@ -231,33 +264,34 @@ export class BatchingProducer {
   private afterFlush(): void {
     if (this.queue.length > 0) {
       // These messages waited out a whole produce request already: no linger on top.
-      if (this.isConnected && this.initialised && this.lingerTimer === undefined) void this.flush();
+      const lane = this.lingerTimer === undefined ? this.idleLane() : undefined;
+      if (lane !== undefined) void this.flush(lane);
       else this.schedule();
-    } else if (!this.inFlight && this.idle !== undefined) this.idle();
+    } else if (!this.anyInFlight && this.idle !== undefined) this.idle();
   }
 
   /** Sends what is queued, then disconnects. Safe to call twice. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.isConnected && (this.inFlight || this.queue.length > 0)) {
+    if (this.lanes.some((lane) => lane.connected) && (this.anyInFlight || this.queue.length > 0)) {
       await new Promise<void>((resolve) => {
         this.idle = resolve;
         if (this.lingerTimer !== undefined) {
           clearTimeout(this.lingerTimer);
           this.lingerTimer = undefined;
-          void this.flush();
         }
+        this.afterFlush();
         setTimeout(resolve, this.deliveryTimeoutMs).unref();
       });
     }
     for (const p of [...this.queue]) this.expire(p);
-    await this.producer.disconnect().catch(() => undefined);
+    await Promise.all(this.lanes.map((lane) => lane.producer.disconnect().catch(() => undefined)));
   }
 
   /** For readiness probes. */
   get ready(): boolean {
-    return this.isConnected && this.initialised;
+    return this.lanes.some((lane) => lane.connected && lane.initialised);
   }
 
 }

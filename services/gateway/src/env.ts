@@ -17,6 +17,8 @@ const properties = {
   KAFKA_DELIVERY_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 5000 },
   // Concurrent requests share a produce request up to this size (below the broker's 1 MiB default).
   KAFKA_BATCH_MAX_BYTES: { type: 'integer', minimum: 1024, default: 921600 },
+  // Produce requests in flight at once (one idempotent kafkajs producer each).
+  KAFKA_PRODUCER_LANES: { type: 'integer', minimum: 1, maximum: 16, default: 2 },
   WEBHOOK_OUTCOME_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 2000 },
   IDEMPOTENCY_TTL_SECONDS: { type: 'integer', minimum: 1, default: 86400 },
   MIGRATE_ON_START: { type: 'boolean', default: true },
@@ -44,6 +46,7 @@ export interface GatewayEnv {
   KAFKA_LINGER_MS: number;
   KAFKA_DELIVERY_TIMEOUT_MS: number;
   KAFKA_BATCH_MAX_BYTES: number;
+  KAFKA_PRODUCER_LANES: number;
   WEBHOOK_OUTCOME_TIMEOUT_MS: number;
   IDEMPOTENCY_TTL_SECONDS: number;
   MIGRATE_ON_START: boolean;

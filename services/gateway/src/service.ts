@@ -48,7 +48,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   if (overrides.skipTopicCheck !== true) {
     await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env)]);
   }
-  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES });
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES });
   producer.start();
 
   const directory = new ProjectDirectory(pool, redis, {
