@@ -7,7 +7,7 @@
  *   pnpm bench:list-events [--events 1000000] [--requests 300] [--baseline-requests 20] [--reload]
  *
  * Needs Postgres and Redis (deploy/infra.sh up). Uses its own database
- * (BENCH_DATABASE_URL, default pulseboard_bench) and Redis database 2.
+ * (LIST_EVENTS_BENCH_DATABASE_URL, default pulseboard_bench) and Redis database 2.
  */
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -36,8 +36,8 @@ const { values: args } = parseArgs({
 const EVENTS = Number(args.events);
 const REQUESTS = Number(args.requests);
 const BASELINE_REQUESTS = Number(args['baseline-requests']);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_bench';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/2';
+const DATABASE_URL = process.env.LIST_EVENTS_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_bench';
+const REDIS_URL = process.env.LIST_EVENTS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/2';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line: string) => console.log(line);
 
