@@ -32,5 +32,6 @@ echo "  admin token      in $token_file"
 echo "  logs             $state_dir/run/*.log     stop with: bash deploy/down.sh"
 if [[ -f deploy/seed-demo.ts ]]; then
   echo
-  node --import tsx deploy/seed-demo.ts "$gateway" "$ADMIN_TOKEN"
+  # The token goes through the environment, not argv, where any process list would show it.
+  node --import tsx deploy/seed-demo.ts "$gateway"
 fi
