@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { freePort, provisionProject, testKafka, waitFor } from '@pulseboard/test-kit';
+import { brokerRoundTrip } from './broker-rtt.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -212,6 +213,7 @@ async function main(): Promise<void> {
       log(row(`round ${round}: POST /ingest`, ingestRounds.at(-1)!));
     }
     log(`  ${await gatewayStats(gatewayUrl)}`);
+    const rtt = await brokerRoundTrip(KAFKA_BROKERS, `${topic}.rtt`, 32, 300);
 
     await load(`${gatewayUrl}/api/v1/webhooks`, BATCH_CONNECTIONS, WARMUP, auth, batch);
     const batches = await load(`${gatewayUrl}/api/v1/webhooks`, BATCH_CONNECTIONS, DURATION, auth, batch, gateway);
@@ -226,6 +228,7 @@ async function main(): Promise<void> {
     log(row('POST /ingest', g));
     log(`  ratio /ingest : bare = ${ratio.toFixed(2)}   (target >= 0.50)   p99 ${f(g.p99)} ms (target <= 20)`);
     log(`  server CPU per request, bare : ingest = ${(b.cpuUsPerRequest! / g.cpuUsPerRequest!).toFixed(2)}   (the same ratio, as far as the gateway's own work decides it)`);
+    log(`  the broker alone, 32-message produce requests one after another: p50 ${f(rtt.p50)} ms, p99 ${f(rtt.p99)} ms (a floor under /ingest latency)`);
     log(row(`webhooks, 100/batch, ${BATCH_CONNECTIONS} conns`, batches));
     log(row('  = events', events, 'ev/s '));
     log(`  batch events/s ${f(events.rps)} (target >= 100000)`);
@@ -236,7 +239,7 @@ async function main(): Promise<void> {
     await stop(bare);
     const admin = testKafka().admin();
     await admin.connect();
-    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    for (const name of [topic, `${topic}.rtt`]) await admin.deleteTopics({ topics: [name] }).catch(() => undefined);
     await admin.disconnect();
   }
 }
