@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'evk_';
 export const USER_TOKEN_PREFIX = 'evu_';
@@ -13,8 +13,12 @@ export function generateSecret(prefix: string): string {
  * hash is enough (no dictionary to attack) and lets us look the hash up by index.
  */
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  // The one-shot crypto.hash (Node >= 20.12) costs a fraction of createHash().update().digest(),
+  // and this runs on every ingest request.
+  return oneShotHash === undefined ? createHash('sha256').update(secret, 'utf8').digest() : oneShotHash('sha256', secret, 'buffer');
 }
+
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
 
 export function sameHash(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);

@@ -7,7 +7,16 @@ export interface Windows {
   nowSeconds: number;
 }
 
+// Every request asks; the answer changes once a second.
+let last: Windows | undefined;
+
 export function windowsAt(nowMs: number): Windows {
+  if (last !== undefined && last.nowSeconds === Math.floor(nowMs / 1000)) return last;
+  last = computeWindows(nowMs);
+  return last;
+}
+
+function computeWindows(nowMs: number): Windows {
   const nowSeconds = Math.floor(nowMs / 1000);
   const minute = Math.floor(nowSeconds / 60);
   const hour = Math.floor(nowSeconds / 3600);
