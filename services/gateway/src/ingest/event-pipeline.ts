@@ -52,7 +52,8 @@ export class EventPipeline {
         const id = ids[i]!;
         return {
           key: project.projectKey,
-          value: JSON.stringify(toIngestedEvent(id, project, event, at)),
+          // Encoded to UTF-8 here, once: the producer sizes it and kafkajs writes it as is.
+          value: Buffer.from(JSON.stringify(toIngestedEvent(id, project, event, at)), 'utf8'),
           headers: { 'content-type': 'application/json', 'pb-schema': EVENT_SCHEMA_HEADER, 'pb-event-id': String(id) },
         };
       }),
