@@ -3,14 +3,16 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * patches/kafkajs@2.2.4.patch replaces kafkajs' record encoder with one that
- * writes each record in a single pass. It must write exactly the bytes the
- * original wrote: compared here on random records (keys, values, headers,
- * multi-byte text, null keys and values, negative deltas).
+ * writes each record in a single pass, and its CRC-32C with a slicing-by-8 one.
+ * Both must give exactly what the originals gave: compared here on random
+ * records (keys, values, headers, multi-byte text, null keys and values,
+ * negative deltas) and random buffers.
  */
 type RecordEncoder = ((record: object) => { buffer: Buffer }) & { genericRecord?: (record: object) => { buffer: Buffer } };
 const require = createRequire(import.meta.url);
 const record = require('kafkajs/src/protocol/recordBatch/record/v0/index.js') as RecordEncoder;
 const group = require('kafkajs/src/producer/groupMessagesPerPartition.js') as (args: object) => Record<string, unknown[]>;
+const crc32C = require('kafkajs/src/protocol/recordBatch/crc32C/crc32C.js') as ((buffer: Buffer) => number) & { bytewise?: (buffer: Buffer) => number };
 
 let seed = 7;
 const random = (n: number) => {
@@ -43,6 +45,15 @@ describe('the kafkajs record encoder patch', () => {
   it('takes the original path for shapes it does not handle, with the same result', () => {
     const odd = { offsetDelta: 1, timestampDelta: 2 ** 40, key: 'k', value: 'v', headers: { n: 'x' } };
     expect(record(odd).buffer.equals(record.genericRecord!(odd).buffer)).toBe(true);
+  });
+
+  it('computes the same CRC-32C as the original, byte-at-a-time version', () => {
+    expect(typeof crc32C.bytewise).toBe('function');
+    expect(crc32C(Buffer.from('123456789'))).toBe(0xe3069283); // the standard check value
+    for (let i = 0; i < 2000; i++) {
+      const buffer = Buffer.from(Array.from({ length: random(400) }, () => random(256)));
+      expect(crc32C(buffer)).toBe(crc32C.bytewise!(buffer));
+    }
   });
 
   it('groups messages per partition in order (linear, no array copy per message)', () => {
