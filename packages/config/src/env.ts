@@ -17,6 +17,11 @@ export const redisEnvProperties = {
   REDIS_URL: { type: 'string', minLength: 1, default: 'redis://127.0.0.1:6379' },
 } as const;
 
+type EnvValue<S> = S extends { type: 'integer' | 'number' } ? number : S extends { type: 'boolean' } ? boolean : S extends { enum: readonly (infer E)[] } ? E : string;
+
+/** The typed environment an env schema yields: derived from the schema, not written twice. */
+export type EnvOf<P extends Record<string, object>> = { -readonly [K in keyof P]: EnvValue<P[K]> };
+
 /**
  * Validates the environment against one schema at start-up and reports every
  * problem at once (ajv allErrors), instead of failing on the first.

@@ -1,2 +1,3 @@
 export * from './env.ts';
 export * from './logger.ts';
+export * from './lifecycle.ts';

@@ -1,4 +1,4 @@
-import { commonEnvProperties, loadEnv, redisEnvProperties } from '@pulseboard/config';
+import { commonEnvProperties, loadEnv, type EnvOf, redisEnvProperties } from '@pulseboard/config';
 
 const properties = {
   ...commonEnvProperties,
@@ -24,33 +24,7 @@ const properties = {
   MIGRATE_ON_START: { type: 'boolean', default: true },
 } as const;
 
-export interface GatewayEnv {
-  NODE_ENV: string;
-  LOG_LEVEL: string;
-  DATABASE_URL: string;
-  DATABASE_POOL_SIZE: number;
-  KAFKA_BROKERS: string;
-  KAFKA_CLIENT_ID: string;
-  TOPIC_EVENTS: string;
-  TOPIC_EVENTS_DLQ: string;
-  REDIS_URL: string;
-  GATEWAY_PORT: number;
-  GATEWAY_HOST: string;
-  ADMIN_TOKEN: string;
-  BODY_LIMIT_BYTES: number;
-  DEFAULT_BURST_LIMIT: number;
-  DEFAULT_PROJECT_HOURLY_LIMIT: number;
-  DEFAULT_ACCOUNT_HOURLY_LIMIT: number;
-  GLOBAL_HOURLY_LIMIT: number;
-  DEFAULT_MONTHLY_QUOTA: number;
-  KAFKA_LINGER_MS: number;
-  KAFKA_DELIVERY_TIMEOUT_MS: number;
-  KAFKA_BATCH_MAX_BYTES: number;
-  KAFKA_PRODUCER_LANES: number;
-  WEBHOOK_OUTCOME_TIMEOUT_MS: number;
-  IDEMPOTENCY_TTL_SECONDS: number;
-  MIGRATE_ON_START: boolean;
-}
+export type GatewayEnv = EnvOf<typeof properties>;
 
 export function loadGatewayEnv(env: Record<string, string | undefined> = process.env): GatewayEnv {
   return loadEnv<GatewayEnv>(properties, env);

@@ -1,4 +1,4 @@
-import { commonEnvProperties, loadEnv } from '@pulseboard/config';
+import { commonEnvProperties, loadEnv, type EnvOf } from '@pulseboard/config';
 
 const properties = {
   ...commonEnvProperties,
@@ -12,22 +12,7 @@ const properties = {
   MIGRATE_ON_START: { type: 'boolean', default: true },
 } as const;
 
-export interface StoreEnv {
-  NODE_ENV: string;
-  LOG_LEVEL: string;
-  DATABASE_URL: string;
-  DATABASE_POOL_SIZE: number;
-  KAFKA_BROKERS: string;
-  KAFKA_CLIENT_ID: string;
-  TOPIC_EVENTS: string;
-  TOPIC_EVENTS_DLQ: string;
-  STORE_GROUP_ID: string;
-  STORE_PARTITIONS_CONCURRENTLY: number;
-  STORE_SESSION_TIMEOUT_MS: number;
-  STORE_HTTP_PORT: number;
-  STORE_HTTP_HOST: string;
-  MIGRATE_ON_START: boolean;
-}
+export type StoreEnv = EnvOf<typeof properties>;
 
 export function loadStoreEnv(env: Record<string, string | undefined> = process.env): StoreEnv {
   return loadEnv<StoreEnv>(properties, env);
