@@ -10,6 +10,8 @@ export function createPool(options: { connectionString: string; max?: number; ap
     connectionString: options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
+    // Sessions in UTC: an event timestamp without an offset means UTC, whatever the server's zone.
+    options: '-c TimeZone=UTC',
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
   });
