@@ -11,6 +11,8 @@ export const commonEnvProperties = {
   KAFKA_CLIENT_ID: { type: 'string', minLength: 1, default: 'pulseboard' },
   TOPIC_EVENTS: { type: 'string', minLength: 1, default: 'pulseboard.events.v1' },
   TOPIC_EVENTS_DLQ: { type: 'string', minLength: 1, default: 'pulseboard.events.dlq.v1' },
+  // The gateway's request body limit; every service sizes the events topics from it.
+  BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
 } as const;
 
 export const redisEnvProperties = {

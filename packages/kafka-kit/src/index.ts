@@ -4,3 +4,4 @@ export * from './batch-consumer.ts';
 export * from './outcome.ts';
 export * from './json-decoder.ts';
 export * from './partitioner.ts';
+export * from './pulseboard-topics.ts';

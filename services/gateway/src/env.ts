@@ -6,7 +6,6 @@ const properties = {
   GATEWAY_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
   GATEWAY_HOST: { type: 'string', default: '0.0.0.0' },
   ADMIN_TOKEN: { type: 'string', default: '' },
-  BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
   // Environment defaults for the limits of spec section 8; projects and accounts may override.
   DEFAULT_BURST_LIMIT: { type: 'integer', minimum: 1, default: 100 },
   DEFAULT_PROJECT_HOURLY_LIMIT: { type: 'integer', minimum: 1, default: 1000 },

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { BatchingProducer, createKafka, ensureTopics } from '@pulseboard/kafka-kit';
+import { BatchingProducer, createKafka, ensureTopics, eventsTopicSpec } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { GatewayEnv } from './env.ts';
 import type { GatewayDeps } from './deps.ts';
@@ -15,7 +15,6 @@ import { createEnvelopeValidator } from './ingest/envelope-validator.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import { IdempotencyStore } from './ingest/idempotency.ts';
 import { monthlyUsageLoader } from './limits/monthly-usage.ts';
-import { eventsTopicSpec } from './ingest/events-topic.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 

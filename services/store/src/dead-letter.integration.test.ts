@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { ConfigResourceTypes } from 'kafkajs';
 import { readTopic, serviceTestEnv, TEST_DATABASE_URL, testKafka, topicMessageCount, uniqueName, waitFor } from '@pulseboard/test-kit';
 import { loadStoreEnv } from './env.ts';
 import { startStoreService, type StoreService } from './service.ts';
@@ -66,5 +67,18 @@ describe('store: bad messages go to the dead-letter topic, good ones are stored'
     await producer.send({ topic: env.TOPIC_EVENTS!, messages: [{ key: projectKey, value: JSON.stringify(marker) }] });
     await waitFor(async () => (await db.query('SELECT 1 FROM events WHERE id = $1', [marker.id])).rowCount === 1, { what: 'marker stored' });
     expect(await topicMessageCount(env.TOPIC_EVENTS_DLQ!)).toBe(2);
+  });
+
+  it('creates the events topics (when it starts first) with room for a 1 MiB event and its dead letter', async () => {
+    const admin = testKafka().admin();
+    await admin.connect();
+    try {
+      for (const topic of [env.TOPIC_EVENTS!, env.TOPIC_EVENTS_DLQ!]) {
+        const config = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['max.message.bytes'] }] });
+        expect(Number(config.resources[0]!.configEntries[0]!.configValue)).toBeGreaterThan(2 * 1024 * 1024);
+      }
+    } finally {
+      await admin.disconnect();
+    }
   });
 });

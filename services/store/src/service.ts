@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { createAjv, ingestedEventSchema, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, createKafka, ensureTopics, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
+import { createAjv, ingestedEventSchema, type IngestedEvent } from '@pulseboard/contracts';
+import { BatchingProducer, createKafka, ensureTopics, eventsDeadLetterTopicSpec, eventsTopicSpec, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { StoreEnv } from './env.ts';
 import { createEventsHandler } from './events-handler.ts';
@@ -22,10 +22,7 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-store' });
   const metrics = createStoreMetrics();
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-store`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
-  await ensureTopics(kafka, [
-    { topic: env.TOPIC_EVENTS, numPartitions: TOPICS.events.partitions },
-    { topic: env.TOPIC_EVENTS_DLQ, numPartitions: TOPICS.eventsDeadLetter.partitions },
-  ]);
+  await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env), eventsDeadLetterTopicSpec(env.TOPIC_EVENTS_DLQ, env)]);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
   const ajv = createAjv();
