@@ -2,7 +2,7 @@
 #   docker build -t pulseboard .
 #   docker run pulseboard services/gateway/src/main.ts
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 WORKDIR /app
 RUN corepack enable
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json tsconfig.json ./
@@ -10,7 +10,9 @@ COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json tsconfig
 COPY patches ./patches
 COPY packages ./packages
 COPY services ./services
+# Before NODE_ENV=production: the services run through tsx, a root devDependency.
 RUN pnpm install --frozen-lockfile
+ENV NODE_ENV=production
 USER node
 ENTRYPOINT ["node", "--import", "tsx"]
 CMD ["services/gateway/src/main.ts"]
