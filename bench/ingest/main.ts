@@ -132,7 +132,8 @@ async function gatewayStats(url: string): Promise<string> {
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   const opsPerCall = value('gateway_limiter_batch_operations_sum') / value('gateway_limiter_batch_operations_count');
   const ackMs = value('gateway_kafka_ack_ms_sum') / value('gateway_kafka_ack_ms_count');
-  return `limiter: ${f(opsPerCall)} requests decided per Redis call; Kafka: ${f(ackMs)} ms mean from hand-off to ack`;
+  const perProduce = value('gateway_kafka_produce_request_messages_sum') / value('gateway_kafka_produce_request_messages_count');
+  return `limiter: ${f(opsPerCall)} requests decided per Redis call; Kafka: ${f(perProduce)} events per produce request, ${f(ackMs)} ms mean from hand-off to ack`;
 }
 
 async function main(): Promise<void> {

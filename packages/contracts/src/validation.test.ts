@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAjv, detailsValidator } from './validation.ts';
+import { createAjv, detailsValidator, hasUnstorableText, jsonTextMayHoldUnstorable } from './validation.ts';
 import { eventEnvelopeSchema } from './event-envelope.schema.ts';
 
 const validate = detailsValidator(createAjv(), eventEnvelopeSchema);
@@ -57,5 +57,16 @@ describe('event envelope validation messages (spec 2.1, CONTRACT Events)', () =>
     expect(validate({ ...valid, labels: ['\udc00x'] })).toEqual({ labels: message });
     // A proper pair (an emoji) is fine.
     expect(validate({ ...valid, name: 'deploy 🚀', attributes: { by: '👩‍💻' } })).toBeNull();
+  });
+
+  it('needs no storable-text walk for JSON text without a \\u escape: every unstorable string is written with one', () => {
+    const unstorable = ['\u0000', 'a\u0000', '\ud800', 'x\udfffy', '\ud83d', { ['k\u0000']: 1 }, ['ok', { deep: '\udc00' }]];
+    for (const value of unstorable) {
+      expect(hasUnstorableText(value)).toBe(true);
+      expect(jsonTextMayHoldUnstorable(JSON.stringify(value))).toBe(true);
+    }
+    expect(jsonTextMayHoldUnstorable(JSON.stringify({ ...valid, name: 'deploy 🚀 café', attributes: { tab: '\t', quote: '"' } }))).toBe(false);
+    // With the walk switched off (for such text), the keyword lets everything through.
+    expect(detailsValidator(createAjv({ storableText: false }), eventEnvelopeSchema)({ ...valid, name: 'a\u0000b' })).toBeNull();
   });
 });

@@ -17,11 +17,25 @@ export function hasUnstorableText(value: unknown): boolean {
   return false;
 }
 
-/** One ajv for every shared schema, so `$ref` between them resolves. */
-export function createAjv(): Ajv {
+/**
+ * JSON text can hold NUL or a lone surrogate only as a `\u` escape: a raw
+ * control character is a syntax error, and UTF-8 decoding turns an encoded
+ * surrogate into U+FFFD. So a body whose text has no `\u` needs no storable-text walk.
+ */
+export function jsonTextMayHoldUnstorable(text: string): boolean {
+  return text.includes('\\u');
+}
+
+/**
+ * One ajv for every shared schema, so `$ref` between them resolves. With
+ * `storableText: false` the keyword passes everything: for data parsed from
+ * JSON text that `jsonTextMayHoldUnstorable` cleared.
+ */
+export function createAjv(options: { storableText?: boolean } = {}): Ajv {
+  const checkStorable = options.storableText ?? true;
   const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
   addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri']);
-  ajv.addKeyword({ keyword: 'storableText', schemaType: 'boolean', errors: true, validate: (enabled: boolean, data: unknown) => !enabled || !hasUnstorableText(data) });
+  ajv.addKeyword({ keyword: 'storableText', schemaType: 'boolean', errors: true, validate: (enabled: boolean, data: unknown) => !enabled || !checkStorable || !hasUnstorableText(data) });
   return ajv;
 }
 

@@ -10,10 +10,20 @@ afterAll(async () => {
   await Promise.all(producers.map((p) => p.stop()));
 });
 
-async function producerFor(topic: string, options: { maxBatchBytes?: number; lanes?: number; configEntries?: { name: string; value: string }[] } = {}) {
+async function producerFor(
+  topic: string,
+  options: { maxBatchBytes?: number; lanes?: number; lingerMs?: number; configEntries?: { name: string; value: string }[]; onProduceRequest?: (messages: number) => void } = {},
+) {
   const kafka = createKafka({ clientId: 'kafka-kit-test', brokers: ['127.0.0.1:9092'], logger });
   await ensureTopics(kafka, [{ topic, numPartitions: 3, ...(options.configEntries === undefined ? {} : { configEntries: options.configEntries }) }]);
-  const producer = new BatchingProducer({ kafka, logger, lingerMs: 2, lanes: options.lanes ?? 1, ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }) });
+  const producer = new BatchingProducer({
+    kafka,
+    logger,
+    lingerMs: options.lingerMs ?? 2,
+    lanes: options.lanes ?? 1,
+    ...(options.maxBatchBytes === undefined ? {} : { maxBatchBytes: options.maxBatchBytes }),
+    ...(options.onProduceRequest === undefined ? {} : { onProduceRequest: options.onProduceRequest }),
+  });
   producer.start();
   producers.push(producer);
   return producer;
@@ -38,11 +48,28 @@ describe('BatchingProducer against the real broker', () => {
     }
   });
 
+  it('with lingerMs 0 still sends the callers of one event-loop turn in one produce request', async () => {
+    const topic = topicName();
+    const requests: number[] = [];
+    const producer = await producerFor(topic, { lingerMs: 0, onProduceRequest: (messages) => requests.push(messages) });
+    await producer.send(topic, { key: 'warm-up', value: 'x' });
+    requests.length = 0;
+    // Released together, as the limiter's answer releases a whole micro-batch of requests.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => producer.send(topic, { key: `k${i}`, value: String(i) })));
+    expect(requests).toEqual([20]);
+    expect((await readTopic(topic)).length).toBe(21);
+  });
+
   it('splits shared produce requests at maxBatchBytes and still delivers everything', async () => {
     const topic = topicName();
-    const producer = await producerFor(topic, { maxBatchBytes: 4096 });
+    const requests: number[] = [];
+    const producer = await producerFor(topic, { maxBatchBytes: 4096, onProduceRequest: (messages) => requests.push(messages) });
     await Promise.all(Array.from({ length: 50 }, (_, i) => producer.send(topic, { key: `k${i % 5}`, value: 'x'.repeat(1000) })));
     expect((await readTopic(topic)).length).toBe(50);
+    // Reported per produce request (the gateway's metric): ~1 KiB messages, at most 3 fit in 4 KiB.
+    expect(requests.reduce((a, b) => a + b, 0)).toBe(50);
+    expect(Math.max(...requests)).toBeLessThanOrEqual(3);
+    expect(requests.length).toBeGreaterThanOrEqual(17);
   });
 
   it('writes the events of a client that waits for each acknowledgement in the order it sent them, over several lanes', async () => {

@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { GatewayDeps } from './deps.ts';
 import { registerErrorHandling } from './error-handling.ts';
 import { registerRequestDecoding } from './request-decoding.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { registerIngestRoute } from './routes/ingest.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
 import { registerRateLimitRoutes } from './routes/rate-limits.ts';
@@ -18,6 +19,9 @@ export function buildApp(deps: GatewayDeps): FastifyInstance {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Per-request log lines cost more than the ingest itself; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
+    // No pino child per request (a measurable share of an ingest's CPU): request.log is the
+    // service logger, and the few lines logged per request name the request id themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: deps.env.BODY_LIMIT_BYTES,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -27,6 +31,7 @@ export function buildApp(deps: GatewayDeps): FastifyInstance {
   }) as unknown as FastifyInstance;
   // Spec 4: every body is JSON. Without fastify's text parser, anything else is 415.
   app.removeContentTypeParser(['text/plain']);
+  registerJsonBodyParser(app);
   app.addSchema(eventEnvelopeSchema);
   registerRequestDecoding(app);
   registerErrorHandling(app);

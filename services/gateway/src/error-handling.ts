@@ -49,7 +49,7 @@ export function toApiError(error: FastifyError & { pulseboard?: ApiError; retrya
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = toApiError(error, request);
-    if (mapped.status >= 500) request.log.error({ event: 'request_failed', err: error, url: request.url, method: request.method, status: mapped.status });
+    if (mapped.status >= 500) request.log.error({ event: 'request_failed', req_id: request.id, err: error, url: request.url, method: request.method, status: mapped.status });
     return sendError(reply, errorShapeOf(request), mapped);
   });
   app.setNotFoundHandler((request, reply) =>

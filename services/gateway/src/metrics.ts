@@ -7,6 +7,7 @@ export interface GatewayMetrics {
   kafkaAckMs: Histogram;
   webhookBatchEvents: Histogram;
   limiterBatchOperations: Histogram;
+  kafkaProduceRequestMessages: Histogram;
 }
 
 export function createGatewayMetrics(): GatewayMetrics {
@@ -19,6 +20,8 @@ export function createGatewayMetrics(): GatewayMetrics {
     kafkaAckMs: new Histogram({ name: 'gateway_kafka_ack_ms', help: 'Time from hand-off to Kafka acknowledgement', buckets: [1, 2, 5, 10, 20, 50, 100, 250, 1000, 5000], registers: [registry] }),
     webhookBatchEvents: new Histogram({ name: 'gateway_webhook_batch_events', help: 'Events per accepted webhooks batch', buckets: [1, 5, 10, 25, 50, 75, 100], registers: [registry] }),
     // How many requests one limiter script call decides: the micro-batching at work.
+    // How many events one Kafka produce request carries: the producer's group commit at work.
+    kafkaProduceRequestMessages: new Histogram({ name: 'gateway_kafka_produce_request_messages', help: 'Events per Kafka produce request', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], registers: [registry] }),
     limiterBatchOperations: new Histogram({ name: 'gateway_limiter_batch_operations', help: 'Limit operations decided per Redis script call', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500], registers: [registry] }),
   };
 }

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, request, topicMessageCount } from '@pulseboard/test-kit';
+import { envelope, readTopic, request, topicMessageCount } from '@pulseboard/test-kit';
 import { ingestTestGateway, type IngestTestGateway, type Project } from './testing/ingest-test-kit.ts';
 
 const MiB = 1024 * 1024;
@@ -91,6 +91,29 @@ describe('bad input on the ingest endpoints (413, gzip, 415, 400, 404) and a fuz
       expect(webhook.status).toBe(400);
       expect(webhook.body).toEqual({ error: { code: 'bad_request', message: expect.any(String) } });
     }
+  });
+
+  it('refuses NUL and unpaired surrogates written as \\u escapes (plain, gzip, in a batch) and accepts other escapes', async () => {
+    // Hand-written JSON text: the escapes must reach the gateway as escapes, as a client would send them.
+    const text = (name: string, attributes = '{"ok":true}') =>
+      `{"project_key":"${project.projectKey}","type":"metric","name":"${name}","timestamp":"${new Date().toISOString()}","attributes":${attributes}}`;
+    const message = ['contains a NUL character or an unpaired surrogate'];
+
+    const nul = await gw.expectProducedNothing(() => post('/ingest', text('a\\u0000b')));
+    expect(nul.status).toBe(400);
+    expect(nul.body.details).toEqual({ name: message });
+    const zipped = await gw.expectProducedNothing(() => post('/ingest', gzipSync(text('ok', '{"deep":["\\ud800"]}')), { 'content-encoding': 'gzip' }));
+    expect(zipped.status).toBe(400);
+    expect(zipped.body.details).toEqual({ attributes: message });
+    const batch = await gw.expectProducedNothing(() => post('/api/v1/webhooks', `{"events":[${text('fine')},${text('ok', '{"k\\u0000":1}')}]}`));
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.details).toEqual({ 'events[1].attributes': message });
+
+    // Escapes of storable characters (a paired surrogate among them) are fine, and arrive decoded.
+    const accepted = await post('/ingest', text('caf\\u00e9 \\ud83d\\udca5'));
+    expect(accepted.status).toBe(201);
+    const produced = (await readTopic(gw.topic)).map((m) => JSON.parse(m.value!) as { id: number; name: string });
+    expect(produced.find((e) => e.id === accepted.body.event_id)?.name).toBe('café 💥');
   });
 
   it('answers 404 not_found in the envelope shape for unknown routes', async () => {

@@ -9,13 +9,21 @@ import { apiError } from './replies.ts';
  * limit as a plain body.
  */
 export function registerRequestDecoding(app: FastifyInstance): void {
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  // Callback style, not async: a plain body (nearly every request) passes without a promise.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-    if (encoding === undefined || encoding === '' || encoding === 'identity') return payload;
+    if (encoding === undefined || encoding === '' || encoding === 'identity') {
+      done(null, payload);
+      return;
+    }
     let decoder: Transform;
     if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
     else if (encoding === 'deflate') decoder = createInflate();
-    else throw Object.assign(new Error(`Content-Encoding ${encoding} is not supported; use gzip`), { statusCode: 415, pulseboard: apiError(415, 'unsupported_media_type', `Content-Encoding ${encoding} is not supported; use gzip`) });
+    else {
+      const message = `Content-Encoding ${encoding} is not supported; use gzip`;
+      done(Object.assign(new Error(message), { statusCode: 415, pulseboard: apiError(415, 'unsupported_media_type', message) }));
+      return;
+    }
     // Fastify compares Content-Length with what the client sent, i.e. the encoded bytes.
     const decoded = decoder as Transform & { receivedEncodedLength: number };
     decoded.receivedEncodedLength = 0;
@@ -23,6 +31,6 @@ export function registerRequestDecoding(app: FastifyInstance): void {
       decoded.receivedEncodedLength += chunk.length;
     });
     payload.on('error', (error) => decoded.destroy(error));
-    return payload.pipe(decoded);
+    done(null, payload.pipe(decoded));
   });
 }

@@ -47,7 +47,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   if (overrides.skipTopicCheck !== true) {
     await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env)]);
   }
-  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES });
+  const metrics = createGatewayMetrics();
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES, onProduceRequest: (messages) => metrics.kafkaProduceRequestMessages.observe(messages) });
   producer.start();
 
   const directory = new ProjectDirectory(pool, redis, {
@@ -56,7 +57,6 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     accountHourly: env.DEFAULT_ACCOUNT_HOURLY_LIMIT,
     globalHourly: env.GLOBAL_HOURLY_LIMIT,
   });
-  const metrics = createGatewayMetrics();
   const deps: GatewayDeps = {
     env,
     logger,

@@ -30,7 +30,7 @@ export function registerAdminUserRoutes(admin: FastifyInstance, deps: GatewayDep
       [parseAdminId(request.params.id) ?? -1, hashSecret(token)],
     );
     if (rows[0] === undefined) return sendError(reply, 'envelope', errors.notFound('User'));
-    request.log.info({ event: 'user_token_issued', user_id: rows[0].id });
+    request.log.info({ event: 'user_token_issued', req_id: request.id, user_id: rows[0].id });
     return reply.code(201).send({ ...rows[0], token });
   });
 

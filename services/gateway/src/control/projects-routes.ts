@@ -71,7 +71,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: GatewayDeps): 
         }
         const regenerated = await regenerateApiKey(deps.pool, deps.redis, request.params.id);
         if (regenerated === undefined) return sendError(reply, 'envelope', errors.notFound('Project'));
-        request.log.info({ event: 'api_key_regenerated', project_key: request.params.id, user_id: principal.userId });
+        request.log.info({ event: 'api_key_regenerated', req_id: request.id, project_key: request.params.id, user_id: principal.userId });
         // The key is shown here once; only its hash is stored.
         return reply.send({ data: { ...presentProject(regenerated.project, deps), api_key: regenerated.apiKey } });
       },

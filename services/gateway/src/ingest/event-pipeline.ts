@@ -27,6 +27,10 @@ export function toIngestedEvent(id: number, project: ProjectAuth, e: WebhookEven
   return event;
 }
 
+// Header values every event carries, encoded once (kafkajs copies Buffers as they are).
+const CONTENT_TYPE_JSON = Buffer.from('application/json', 'utf8');
+const SCHEMA_HEADER = Buffer.from(EVENT_SCHEMA_HEADER, 'utf8');
+
 /**
  * Gives accepted events their ids and hands them to Kafka, keyed by project.
  * Ids come first (callers may need them before the events leave, e.g. to watch
@@ -46,15 +50,17 @@ export class EventPipeline {
 
   async publish(project: ProjectAuth, events: readonly WebhookEvent[], ids: readonly number[], receivedAt: Date): Promise<void> {
     const at = receivedAt.toISOString();
+    // Key and value are encoded to UTF-8 here, once (the key once per request): the
+    // producer sizes them and kafkajs writes them as they are.
+    const key = Buffer.from(project.projectKey, 'utf8');
     await this.producer.sendMany(
       this.topic,
       events.map((event, i) => {
         const id = ids[i]!;
         return {
-          key: project.projectKey,
-          // Encoded to UTF-8 here, once: the producer sizes it and kafkajs writes it as is.
+          key,
           value: Buffer.from(JSON.stringify(toIngestedEvent(id, project, event, at)), 'utf8'),
-          headers: { 'content-type': 'application/json', 'pb-schema': EVENT_SCHEMA_HEADER, 'pb-event-id': String(id) },
+          headers: { 'content-type': CONTENT_TYPE_JSON, 'pb-schema': SCHEMA_HEADER, 'pb-event-id': String(id) },
         };
       }),
     );

@@ -4,6 +4,7 @@ import { errors, sendError, type ApiError } from '../replies.ts';
 import { senderAuthHook } from '../ingest/authenticate.ts';
 import { acceptEvents } from '../ingest/accept.ts';
 import { withIdempotency } from '../ingest/idempotent-request.ts';
+import { checksFor } from '../ingest/envelope-validator.ts';
 
 // A response schema lets fastify serialise the 201 with a compiled stringifier.
 const ingestAcceptedSchema = {
@@ -50,7 +51,7 @@ export function registerIngestRoute(app: FastifyInstance, deps: GatewayDeps): vo
           project,
           apiKey: request.apiKey!,
           events: [body],
-          details: deps.validator.envelope(body),
+          details: checksFor(deps.validator, request).envelope(body),
         });
         if (!result.ok) return { error: result.error };
         const { decision } = result;

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_BATCH_EVENTS } from '@pulseboard/contracts';
 import type { GatewayDeps } from '../deps.ts';
 import { errors, sendError, type ApiError } from '../replies.ts';
-import { authenticateSender } from '../ingest/authenticate.ts';
+import { senderAuthHook } from '../ingest/authenticate.ts';
+import { checksFor } from '../ingest/envelope-validator.ts';
 import { acceptEvents } from '../ingest/accept.ts';
 import { headerValue, withIdempotency, type Produced } from '../ingest/idempotent-request.ts';
 import { rateLimitHeaders } from '../ingest/limit-replies.ts';
@@ -48,16 +49,10 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
     '/api/v1/webhooks',
     {
       // Authenticate, and check the header's project, before the body is even read.
-      onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-        const sender = await authenticateSender(request.headers.authorization, deps);
-        if ('status' in sender) return fail(reply, sender);
+      onRequest: senderAuthHook(deps, fail, (request, project) => {
         const named = headerValue(request.headers['x-project-key']);
-        if (named !== undefined && named !== sender.project.projectKey) {
-          return fail(reply, errors.forbidden(`X-Project-Key "${named}" is not the project of the API key`));
-        }
-        request.project = sender.project;
-        request.apiKey = sender.apiKey;
-      },
+        return named !== undefined && named !== project.projectKey ? errors.forbidden(`X-Project-Key "${named}" is not the project of the API key`) : undefined;
+      }),
     },
     async (request, reply) => {
       const project = request.project!;
@@ -69,7 +64,8 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
       }
       return withIdempotency(deps, request, reply, { endpoint: 'webhooks', projectKey: project.projectKey, fail }, async (): Promise<Produced> => {
         const events: unknown[] = batch ? ((body as { events?: unknown }).events as unknown[]) : [body];
-        const details = batch ? deps.validator.webhookBatch(body) : deps.validator.webhookEvent(body);
+        const checks = checksFor(deps.validator, request);
+        const details = batch ? checks.webhookBatch(body) : checks.webhookEvent(body);
         let watch: RuleOutcomeWatch | undefined;
         const result = await acceptEvents(deps, {
           endpoint: 'webhooks',
