@@ -12,7 +12,8 @@ const properties = {
   DEFAULT_ACCOUNT_HOURLY_LIMIT: { type: 'integer', minimum: 1, default: 5000 },
   GLOBAL_HOURLY_LIMIT: { type: 'integer', minimum: 1, default: 10000 },
   DEFAULT_MONTHLY_QUOTA: { type: 'integer', minimum: 0, default: 10000 },
-  KAFKA_LINGER_MS: { type: 'integer', minimum: 0, default: 1 },
+  // 0: a produce request gathers the events of one event-loop turn (measured better than 1 ms under load).
+  KAFKA_LINGER_MS: { type: 'integer', minimum: 0, default: 0 },
   KAFKA_DELIVERY_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 5000 },
   // Concurrent requests share a produce request up to this size (below the broker's 1 MiB default).
   KAFKA_BATCH_MAX_BYTES: { type: 'integer', minimum: 1024, default: 921600 },
