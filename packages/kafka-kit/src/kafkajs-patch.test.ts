@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * patches/kafkajs@2.2.4.patch replaces kafkajs' record encoder with one that
- * writes each record in a single pass, and its CRC-32C with a slicing-by-8 one.
- * Both must give exactly what the originals gave: compared here on random
+ * writes each record in a single pass, its CRC-32C with a slicing-by-8 one, and
+ * lets the generic encoder grow without zero-filling and copy arrays of encoders
+ * in one go. All must give exactly what the originals gave: compared here on random
  * records (keys, values, headers, multi-byte text, null keys and values,
  * negative deltas) and random buffers.
  */
@@ -13,6 +14,14 @@ const require = createRequire(import.meta.url);
 const record = require('kafkajs/src/protocol/recordBatch/record/v0/index.js') as RecordEncoder;
 const group = require('kafkajs/src/producer/groupMessagesPerPartition.js') as (args: object) => Record<string, unknown[]>;
 const crc32C = require('kafkajs/src/protocol/recordBatch/crc32C/crc32C.js') as ((buffer: Buffer) => number) & { bytewise?: (buffer: Buffer) => number };
+interface Encoder {
+  buffer: Buffer;
+  writeInt32(value: number): Encoder;
+  writeString(value: string): Encoder;
+  writeBytes(value: Buffer): Encoder;
+  writeEncoderArray(value: Encoder[]): Encoder;
+}
+const Encoder = require('kafkajs/src/protocol/encoder.js') as new (initialSize?: number) => Encoder;
 
 let seed = 7;
 const random = (n: number) => {
@@ -66,5 +75,19 @@ describe('the kafkajs record encoder patch', () => {
       expect(values.every((v) => (v % 7) % 3 === Number(partition))).toBe(true);
     }
     expect(Object.values(grouped).reduce((n, l) => n + l.length, 0)).toBe(3000);
+  });
+
+  it('encoder: growing without zero-fill and writing an array of encoders at once keep every byte', () => {
+    for (let i = 0; i < 300; i++) {
+      // Records of the patched encoder and plain encoders of any size, as a record batch holds them.
+      const parts: Encoder[] = Array.from({ length: random(60) }, () =>
+        random(2) === 0
+          ? (record({ offsetDelta: random(100), timestampDelta: random(1000), key: text(20), value: text(3000), headers: { h: text(30) } }) as unknown as Encoder)
+          : new Encoder(random(64) + 1).writeInt32(random(1 << 30)).writeString(text(200)).writeBytes(Buffer.from(text(500))),
+      );
+      const expected = Buffer.concat([Buffer.from([0, 0, 0, 7]), ...parts.map((p) => p.buffer), Buffer.from([0, 0, 0, 9])]);
+      const encoder = new Encoder(1).writeInt32(7).writeEncoderArray(parts).writeInt32(9);
+      expect(encoder.buffer.equals(expected)).toBe(true);
+    }
   });
 });
