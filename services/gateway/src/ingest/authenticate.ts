@@ -12,15 +12,13 @@ declare module 'fastify' {
   }
 }
 
+type Sender = { project: ProjectAuth; apiKey: string } | ApiError;
+
 /**
  * The sender of events: a project API key (spec 5). Keys are resolved from the
  * directory's in-memory cache (hash lookup, constant-time compare), so the hot
  * path never waits on Postgres. A user token is a valid credential of the
  * wrong kind: 403, mirroring CONTRACT's `user_token_required` on notifications.
- */
-type Sender = { project: ProjectAuth; apiKey: string } | ApiError;
-
-/**
  * Synchronous when the directory's cache answers (the hot path); a promise when
  * Postgres must be asked (a key's first request, or a user token).
  */
