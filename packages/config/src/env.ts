@@ -17,6 +17,8 @@ export const commonEnvProperties = {
 
 export const redisEnvProperties = {
   REDIS_URL: { type: 'string', minLength: 1, default: 'redis://127.0.0.1:6379' },
+  // Seed nodes of a Redis Cluster, comma-separated host:port; empty for the single Redis of REDIS_URL.
+  REDIS_CLUSTER_NODES: { type: 'string', default: '', pattern: '^\\s*$|^\\s*(\\[[^\\]]+\\]|[^\\s,\\[\\]]+):\\d+\\s*(,\\s*(\\[[^\\]]+\\]|[^\\s,\\[\\]]+):\\d+\\s*)*$' },
 } as const;
 
 type EnvValue<S> = S extends { type: 'integer' | 'number' } ? number : S extends { type: 'boolean' } ? boolean : S extends { enum: readonly (infer E)[] } ? E : string;

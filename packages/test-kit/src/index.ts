@@ -4,3 +4,4 @@ export * from './kafka.ts';
 export * from './http.ts';
 export * from './processes.ts';
 export * from './second-broker.ts';
+export * from './redis-cluster.ts';

@@ -1,5 +1,5 @@
 import type { Pool } from '@pulseboard/db';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.ts';
 import type { Logger } from 'pino';
 import type { ProjectDirectory } from './auth/project-directory.ts';
 import type { Limiter } from './limits/limiter.ts';
@@ -15,7 +15,7 @@ export interface GatewayDeps {
   env: GatewayEnv;
   logger: Logger;
   pool: Pool;
-  redis: Redis;
+  redis: RedisClient;
   directory: ProjectDirectory;
   limiter: Limiter;
   pipeline: EventPipeline;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from '@pulseboard/db';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis-client.ts';
 import type { ProjectAuth, ProjectDirectory } from './project-directory.ts';
 import { API_KEY_PREFIX, USER_TOKEN_PREFIX, bearerToken, hashSecret } from './credentials.ts';
 import { Limiter } from '../limits/limiter.ts';
@@ -20,7 +20,7 @@ declare module 'fastify' {
 export interface PrincipalDeps {
   directory: ProjectDirectory;
   pool: Pool;
-  redis: Redis;
+  redis: RedisClient;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Pool } from '@pulseboard/db';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis-client.ts';
 import type { LimitSet } from '../limits/limiter.ts';
 import { Limiter } from '../limits/limiter.ts';
 import { hashSecret, sameHash } from './credentials.ts';
@@ -46,7 +46,7 @@ local current = redis.call('GET', KEYS[1])
 if not current or tonumber(current) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
 return redis.call('GET', KEYS[1])`;
 
-export async function publishRevision(redis: Redis, projectKey: string, revision: number): Promise<number> {
+export async function publishRevision(redis: RedisClient, projectKey: string, revision: number): Promise<number> {
   return Number(await redis.eval(PUBLISH_REVISION, 1, Limiter.revisionKey(projectKey), String(revision)));
 }
 
@@ -64,7 +64,7 @@ export class ProjectDirectory {
 
   constructor(
     private readonly pool: Pool,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly defaults: LimitDefaults,
     private readonly maxEntries = 100_000,
   ) {}

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis-client.ts';
 import { generateSecret, hashSecret, API_KEY_PREFIX } from '../auth/credentials.ts';
 import { Limiter } from '../limits/limiter.ts';
 import { publishRevision } from '../auth/project-directory.ts';
@@ -37,7 +37,7 @@ export function newApiKey(): { apiKey: string; hash: Buffer; prefix: string } {
  */
 export async function changeProject<T>(
   pool: Pool,
-  redis: Redis,
+  redis: RedisClient,
   projectKey: string,
   change: (client: PoolClient) => Promise<T | undefined>,
 ): Promise<T | undefined> {
@@ -91,7 +91,7 @@ export async function listVisibleProjects(pool: Pool, principal: Principal, page
 const UPDATABLE = ['name', 'settings', 'monthly_quota', 'burst_limit', 'hourly_request_limit'] as const;
 
 /** Applies a validated update; limit changes reach every gateway on the next request (revision bump). */
-export async function updateProject(pool: Pool, redis: Redis, projectKey: string, body: UpdateProjectBody): Promise<ProjectRecord | undefined> {
+export async function updateProject(pool: Pool, redis: RedisClient, projectKey: string, body: UpdateProjectBody): Promise<ProjectRecord | undefined> {
   const sets: string[] = [];
   const params: unknown[] = [projectKey];
   for (const column of UPDATABLE) {
@@ -110,7 +110,7 @@ export async function updateProject(pool: Pool, redis: Redis, projectKey: string
 }
 
 /** Replaces the project's API key; the old one is refused on the next request everywhere. Returns the new key once. */
-export async function regenerateApiKey(pool: Pool, redis: Redis, projectKey: string): Promise<{ project: ProjectRecord; apiKey: string } | undefined> {
+export async function regenerateApiKey(pool: Pool, redis: RedisClient, projectKey: string): Promise<{ project: ProjectRecord; apiKey: string } | undefined> {
   const { apiKey, hash, prefix } = newApiKey();
   const project = await changeProject(pool, redis, projectKey, async (client) => {
     const { rows } = await client.query<ProjectRecord>(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis-client.ts';
 import { pulseboardError } from '@pulseboard/contracts';
 import { apiError, type ApiError } from '../replies.ts';
 
@@ -27,7 +27,7 @@ const PENDING_TTL_SECONDS = 60;
  */
 export class IdempotencyStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly ttlSeconds: number,
   ) {}
 

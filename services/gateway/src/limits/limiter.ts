@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis-client.ts';
 import { pulseboardError } from '@pulseboard/contracts';
 import { windowsAt, type Windows } from './windows.ts';
 import { MicroBatcher } from './micro-batch.ts';
@@ -66,7 +66,7 @@ export class Limiter {
   private readonly seeding = new Map<string, Promise<string>>();
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     /** Reads the stored monthly count when Redis lost the quota counter (restart) or a month begins. */
     private readonly loadMonthlyUsage: (projectKey: string, monthStart: Date) => Promise<number>,
     private readonly now: () => number = Date.now,
