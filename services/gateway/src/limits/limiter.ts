@@ -151,22 +151,35 @@ export class Limiter {
       }
       return i;
     };
-    const packed: string[] = [];
+    const packed: (number | string)[][] = [];
     for (const { subject, events, mode, windows: w, seed } of ops) {
       const [rev, minute, projectHour, accountHour, globalHour, quota] = Limiter.keys(subject, w);
       // Counters outlive their window a little, so a late refund still finds them.
       const hourTtl = w.hour.resetAt - w.nowSeconds + 60;
       const l = subject.limits;
-      packed.push(
-        `${slot(rev, 0)},${slot(minute, w.minute.resetAt - w.nowSeconds + 5)},${slot(projectHour, hourTtl)},${slot(accountHour, hourTtl)},` +
-          `${slot(globalHour, hourTtl)},${slot(quota, w.month.resetAt - w.nowSeconds + 7 * 86400)},${subject.revision},${events},${mode},` +
-          `${l.burst},${l.projectHourly},${l.accountHourly},${l.globalHourly},${l.monthlyQuota},${seed}`,
-      );
+      packed.push([
+        slot(rev, 0),
+        slot(minute, w.minute.resetAt - w.nowSeconds + 5),
+        slot(projectHour, hourTtl),
+        slot(accountHour, hourTtl),
+        slot(globalHour, hourTtl),
+        slot(quota, w.month.resetAt - w.nowSeconds + 7 * 86400),
+        // A string: the script compares it with the revision Redis holds, which is text.
+        String(subject.revision),
+        events,
+        mode,
+        l.burst,
+        l.projectHourly,
+        l.accountHourly,
+        l.globalHourly,
+        l.monthlyQuota,
+        seed,
+      ]);
     }
     let flat: number[];
     try {
-      const reply = await this.run(keys.length, ...keys, ttls.join(','), packed.join(';'));
-      flat = reply.split(',').map(Number);
+      const reply = await this.run(keys.length, ...keys, JSON.stringify(ttls), JSON.stringify(packed));
+      flat = JSON.parse(reply) as number[];
     } catch (error) {
       throw pulseboardError('limiter_unavailable', 'the rate limiter (Redis) is unavailable', { retryable: true, status: 503, cause: error });
     }

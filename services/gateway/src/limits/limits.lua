@@ -4,15 +4,16 @@
 --
 -- KEYS: every distinct key the operations name. All carry the hash tag {pbrl}, so
 --       on Redis Cluster they live in one slot and the script may touch them all.
--- ARGV[1]: for each key, the ttl in seconds if this call creates it, comma-separated.
--- ARGV[2]: the operations, ';'-separated, each 15 comma-separated fields:
+-- ARGV[1]: JSON array, for each key the ttl in seconds if this call creates it.
+-- ARGV[2]: JSON array of the operations, each an array of 15 fields:
 --   1 revision key index, 2 minute index, 3 project-hour index, 4 account-hour index,
---   5 global-hour index, 6 quota index, 7 expected revision, 8 events in the request,
+--   5 global-hour index, 6 quota index, 7 expected revision (string), 8 events in the request,
 --   9 mode ('c' check, 'u' consume, 'r' refund), 10 burst limit, 11 project hourly,
 --   12 account hourly, 13 global hourly, 14 monthly quota, 15 quota seed ('' when unknown)
---   (Two packed strings rather than hundreds of arguments: the client's cost per argument
---   was the larger part of a call.)
--- Returns, comma-separated, 7 integers per operation: status, which, minute, hourProject,
+--   (Two JSON arguments rather than hundreds: the client's cost per argument was the larger
+--   part of a call, and Redis' cjson decodes them in C, numbers as numbers, several times
+--   faster than splitting strings in Lua.)
+-- Returns a JSON array of 7 integers per operation: status, which, minute, hourProject,
 -- hourAccount, hourGlobal, month. status 0 allowed (counters after the increment), 1 stale
 -- revision, 2 quota counter needs seeding, 3 rate limited (which: 1 minute, 2 project hour,
 -- 3 account hour, 4 global hour), 4 quota exhausted.
@@ -38,14 +39,13 @@ local function put(i, v)
   dirty[i] = true
 end
 
-local ttl = {}
-for t in string.gmatch(ARGV[1], '[^,]+') do ttl[#ttl + 1] = t end
+local ttl = cjson.decode(ARGV[1])
 
 local out = {}
 local function decide(f)
-  local ri, mi, hpi, hai, hgi, qi = tonumber(f[1]), tonumber(f[2]), tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6])
+  local ri, mi, hpi, hai, hgi, qi = f[1], f[2], f[3], f[4], f[5], f[6]
   if vals[ri] ~= f[7] then return 1, 0 end
-  local n = tonumber(f[8])
+  local n = f[8]
   local mode = f[9]
 
   if mode == 'r' then
@@ -68,11 +68,11 @@ local function decide(f)
   local m, hp, ha, hg, q = get(mi), get(hpi), get(hai), get(hgi), get(qi)
   -- A request of zero events (a usage read) is never refused.
   if n > 0 then
-    if m + n > tonumber(f[10]) then return 3, 1 end
-    if hp + 1 > tonumber(f[11]) then return 3, 2 end
-    if ha + 1 > tonumber(f[12]) then return 3, 3 end
-    if hg + 1 > tonumber(f[13]) then return 3, 4 end
-    if q + n > tonumber(f[14]) then return 4, 0 end
+    if m + n > f[10] then return 3, 1 end
+    if hp + 1 > f[11] then return 3, 2 end
+    if ha + 1 > f[12] then return 3, 3 end
+    if hg + 1 > f[13] then return 3, 4 end
+    if q + n > f[14] then return 4, 0 end
   end
   if mode == 'u' then
     put(mi, m + n)
@@ -84,10 +84,7 @@ local function decide(f)
   return 0, 0
 end
 
-for op in string.gmatch(ARGV[2], '[^;]+') do
-  local f = {}
-  -- '' (an unknown seed) is a field too, so split on every comma.
-  for v in string.gmatch(op .. ',', '([^,]*),') do f[#f + 1] = v end
+for _, f in ipairs(cjson.decode(ARGV[2])) do
   local status, which = decide(f)
   local o = #out
   out[o + 1] = status
@@ -95,11 +92,11 @@ for op in string.gmatch(ARGV[2], '[^;]+') do
   if status == 1 or status == 2 then
     for k = 3, 7 do out[o + k] = 0 end
   else
-    out[o + 3] = get(tonumber(f[2]))
-    out[o + 4] = get(tonumber(f[3]))
-    out[o + 5] = get(tonumber(f[4]))
-    out[o + 6] = get(tonumber(f[5]))
-    out[o + 7] = get(tonumber(f[6]))
+    out[o + 3] = get(f[2])
+    out[o + 4] = get(f[3])
+    out[o + 5] = get(f[4])
+    out[o + 6] = get(f[5])
+    out[o + 7] = get(f[6])
   end
 end
 
@@ -111,5 +108,4 @@ for i, _ in pairs(dirty) do
     redis.call('SET', KEYS[i], string.format('%d', count[i]), 'EX', ttl[i])
   end
 end
-for k = 1, #out do out[k] = string.format('%d', out[k]) end
-return table.concat(out, ',')
+return cjson.encode(out)
