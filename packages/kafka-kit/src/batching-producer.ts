@@ -291,8 +291,9 @@ export class BatchingProducer {
       await new Promise<void>((resolve) => {
         this.idle = resolve;
         if (this.lingerTimer !== undefined) {
-          clearTimeout(this.lingerTimer as NodeJS.Timeout);
-          clearImmediate(this.lingerTimer as NodeJS.Immediate);
+          // Each clear function only for its own kind: clearImmediate on a Timeout corrupts Node's immediate count.
+          if (this.lingerMs <= 0) clearImmediate(this.lingerTimer as NodeJS.Immediate);
+          else clearTimeout(this.lingerTimer as NodeJS.Timeout);
           this.lingerTimer = undefined;
         }
         this.afterFlush();
