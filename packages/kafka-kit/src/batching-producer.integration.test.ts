@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { freePort, readTopic, testTopicPrefix, uniqueName } from '@pulseboard/test-kit';
+import { freePort, readTopic, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
 import { createKafka, ensureTopics } from './client.ts';
 import { BatchingProducer } from './batching-producer.ts';
 
@@ -58,6 +58,18 @@ describe('BatchingProducer against the real broker', () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => producer.send(topic, { key: `k${i}`, value: String(i) })));
     expect(requests).toEqual([20]);
     expect((await readTopic(topic)).length).toBe(21);
+  });
+
+  it.each([0, 10_000])('stop() sends what is still lingering (lingerMs %i), once, and is safe to call twice', async (lingerMs) => {
+    const topic = topicName();
+    const producer = await producerFor(topic, { lingerMs });
+    await waitFor(() => producer.ready, { what: 'the producer to connect' });
+    const lingering = producer.send(topic, { key: 'late', value: 'y' });
+    await Promise.all([producer.stop(), producer.stop()]);
+    await lingering;
+    expect((await readTopic(topic)).map((m) => m.key)).toEqual(['late']);
+    // A setImmediate cleared as if it were a timer (or the reverse) would leave Node's queue inconsistent.
+    await new Promise((resolve) => setImmediate(resolve));
   });
 
   it('splits shared produce requests at maxBatchBytes and still delivers everything', async () => {
