@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { envelope, request, spawnService, TEST_ADMIN_TOKEN, TEST_DATABASE_URL, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
-import { ingestTestGateway, manualClock, privateHour, type IngestTestGateway } from '../testing/ingest-test-kit.ts';
+import { expectBurstHourlyQuotaWalk, ingestTestGateway, manualClock, privateHour, type IngestTestGateway } from '../testing/ingest-test-kit.ts';
 
 const stops: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -22,22 +22,7 @@ describe('limits configured by environment', () => {
     const limits = await gw.rateLimits(project);
     expect([limits.burst_per_minute.limit, limits.project_hourly_requests.limit, limits.monthly_quota.limit]).toEqual([3, 4, 5]);
 
-    for (let i = 0; i < 3; i++) expect((await gw.ingest(project)).status).toBe(201);
-    const burst = await gw.ingest(project);
-    expect(burst.status).toBe(429);
-    expect(burst.body).toMatchObject({ rate_limit: 3, current_usage: 3 });
-
-    clock.advance(60_000);
-    expect((await gw.ingest(project)).status).toBe(201);
-    const hourly = await gw.ingest(project);
-    expect(hourly.status).toBe(429);
-    expect(hourly.body).toMatchObject({ rate_limit: 4, current_usage: 4 });
-
-    clock.advance(3_600_000);
-    expect((await gw.ingest(project)).status).toBe(201);
-    const quota = await gw.ingest(project);
-    expect(quota.status).toBe(402);
-    expect(quota.body).toMatchObject({ quota_limit: 5, quota_used: 5 });
+    await expectBurstHourlyQuotaWalk(gw, project, clock);
   });
 
   it('limits an account across its projects (DEFAULT_ACCOUNT_HOURLY_LIMIT, or the account\'s own)', async () => {

@@ -71,3 +71,28 @@ export async function ingestTestGateway(env: Record<string, string> = {}, overri
 }
 
 export type IngestTestGateway = Awaited<ReturnType<typeof ingestTestGateway>>;
+
+/**
+ * For a project limited to a burst of 3, 4 requests an hour and a quota of 5:
+ * fills each window in turn on the test clock and checks the refusal (429 burst,
+ * 429 hourly a minute later, 402 quota an hour later). Returns the refusals.
+ */
+export async function expectBurstHourlyQuotaWalk(gw: IngestTestGateway, project: Project, clock: ReturnType<typeof manualClock>) {
+  for (let i = 0; i < 3; i++) expect((await gw.ingest(project)).status).toBe(201);
+  const burst = await gw.ingest(project);
+  expect(burst.status).toBe(429);
+  expect(burst.body).toMatchObject({ rate_limit: 3, current_usage: 3 });
+
+  clock.advance(60_000);
+  expect((await gw.ingest(project)).status).toBe(201);
+  const hourly = await gw.ingest(project);
+  expect(hourly.status).toBe(429);
+  expect(hourly.body).toMatchObject({ rate_limit: 4, current_usage: 4 });
+
+  clock.advance(3_600_000);
+  expect((await gw.ingest(project)).status).toBe(201);
+  const quota = await gw.ingest(project);
+  expect(quota.status).toBe(402);
+  expect(quota.body).toMatchObject({ quota_limit: 5, quota_used: 5 });
+  return { burst, hourly, quota };
+}
