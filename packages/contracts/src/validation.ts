@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { isCommonIsoDateTime } from './iso-date-time.ts';
 
 /** `details` of a validation error: field name → messages (spec 7). */
 export type ValidationDetails = Record<string, string[]>;
@@ -35,6 +36,9 @@ export function createAjv(options: { storableText?: boolean } = {}): Ajv {
   const checkStorable = options.storableText ?? true;
   const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
   addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri']);
+  // Same verdicts, a one-pass check first: a batch validates 100 timestamps.
+  const isoDateTime = ajv.formats['iso-date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  ajv.addFormat('iso-date-time', { ...isoDateTime, validate: (s: string) => isCommonIsoDateTime(s) || isoDateTime.validate(s) });
   ajv.addKeyword({ keyword: 'storableText', schemaType: 'boolean', errors: true, validate: (enabled: boolean, data: unknown) => !enabled || !checkStorable || !hasUnstorableText(data) });
   return ajv;
 }
