@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /**
  * patches/kafkajs@2.2.4.patch replaces kafkajs' record encoder with one that
@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
  * lets the generic encoder grow without zero-filling and copy arrays of encoders
  * in one go. All must give exactly what the originals gave: compared here on random
  * records (keys, values, headers, multi-byte text, null keys and values,
- * negative deltas) and random buffers.
+ * negative deltas) and random buffers. Produce requests are written in one pass
+ * into one buffer; compared with the original, Encoder-per-level encoding on
+ * random topics, partitions, messages and producer state.
  */
 type RecordEncoder = ((record: object) => { buffer: Buffer }) & { genericRecord?: (record: object) => { buffer: Buffer } };
 const require = createRequire(import.meta.url);
@@ -28,6 +30,15 @@ interface Encoder {
   writeEncoderArray(value: Encoder[]): Encoder;
 }
 const Encoder = require('kafkajs/src/protocol/encoder.js') as new (initialSize?: number) => Encoder;
+type ProduceEncoder = (args: object) => Promise<{ buffer: Buffer }>;
+const produceV3 = require('kafkajs/src/protocol/requests/produce/v3/request.js') as ((args: object) => { encode(): Promise<{ buffer: Buffer }> }) & {
+  encodeGeneric?: ProduceEncoder;
+  encodeUncompressed?: ProduceEncoder;
+};
+const produceV7 = require('kafkajs/src/protocol/requests/produce/v7/request.js') as (args: object) => { apiVersion: number; encode(): Promise<{ buffer: Buffer }> };
+type Framing = ((args: object) => Promise<{ buffer: Buffer }>) & { generic?: (args: object) => Promise<{ buffer: Buffer }> };
+const frameRequest = require('kafkajs/src/protocol/request.js') as Framing;
+const Long = require('kafkajs/src/utils/long.js') as { fromValue(value: number | string): unknown };
 
 let seed = 7;
 const random = (n: number) => {
@@ -99,5 +110,65 @@ describe('the kafkajs record encoder patch', () => {
       const encoder = new Encoder(1).writeInt32(7).writeEncoderArray(parts).writeInt32(9);
       expect(encoder.buffer.equals(expected)).toBe(true);
     }
+  });
+
+  describe('produce requests', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    const message = (withTimestamp: boolean) => ({
+      key: random(6) === 0 ? null : random(2) === 0 ? text(20) : Buffer.from(text(20)),
+      value: random(8) === 0 ? null : random(2) === 0 ? text(400) : Buffer.from(text(400)),
+      headers: random(3) === 0 ? undefined : { 'content-type': Buffer.from('application/json'), 'pb-event-id': String(random(1e9)), [`x-${text(5)}`]: text(30) },
+      ...(withTimestamp ? { timestamp: random(4) === 0 ? String(1_700_000_000_000 + random(1e6)) : 1_700_000_000_000 + random(1e6) } : {}),
+    });
+    const produceArgs = () => {
+      const withTimestamps = random(2) === 0;
+      return {
+        acks: [-1, 0, 1][random(3)],
+        timeout: random(60_000),
+        transactionalId: random(4) === 0 ? `tx-${text(10)}` : null,
+        producerId: random(2) === 0 ? Long.fromValue(random(1e9)) : Long.fromValue(-1),
+        producerEpoch: random(100),
+        compression: 0,
+        topicData: Array.from({ length: 1 + random(3) }, () => ({
+          topic: `topic-${text(15)}`,
+          partitions: Array.from({ length: 1 + random(4) }, () => ({
+            partition: random(64),
+            ...(random(3) === 0 ? {} : { firstSequence: random(1e9) }),
+            messages: Array.from({ length: 1 + random(60) }, () => message(withTimestamps)),
+          })),
+        })),
+      };
+    };
+
+    it('encodes an uncompressed produce request byte for byte as the original did', async () => {
+      // Messages without a timestamp take Date.now() at encoding time: one clock for both encodings.
+      vi.spyOn(Date, 'now').mockReturnValue(1_700_000_123_456);
+      for (let i = 0; i < 400; i++) {
+        const args = produceArgs();
+        const patched = (await produceV3.encodeUncompressed!(args)).buffer;
+        expect(patched.equals((await produceV3.encodeGeneric!(args)).buffer), `request ${i}`).toBe(true);
+      }
+    });
+
+    it('is the encoding produce v3 to v7 requests use when uncompressed, and frames it as the original framing did', async () => {
+      vi.spyOn(Date, 'now').mockReturnValue(1_700_000_123_456);
+      for (let i = 0; i < 50; i++) {
+        const args = produceArgs();
+        const request = produceV7(args);
+        expect(request.apiVersion).toBe(7);
+        expect((await request.encode()).buffer.equals((await produceV3.encodeGeneric!(args)).buffer)).toBe(true);
+        const framing = { correlationId: random(1e9), clientId: random(5) === 0 ? `client-${text(8)}` : 'pulseboard', request };
+        expect((await frameRequest(framing)).buffer.equals((await frameRequest.generic!(framing)).buffer)).toBe(true);
+      }
+    });
+
+    it('keeps the original encoding for compressed requests', async () => {
+      vi.spyOn(Date, 'now').mockReturnValue(1_700_000_123_456);
+      const args = { ...produceArgs(), compression: 1 }; // gzip
+      expect((await produceV3(args).encode()).buffer.equals((await produceV3.encodeGeneric!(args)).buffer)).toBe(true);
+    });
   });
 });
