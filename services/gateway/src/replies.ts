@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { Counter } from 'prom-client';
 import type { ValidationDetails } from '@pulseboard/contracts';
 
 /** Which of the two error shapes of spec 7 a route answers with. */
@@ -46,3 +47,11 @@ export const errors = {
   unavailable: (message = 'The service is temporarily unavailable, retry shortly') =>
     apiError(503, 'service_unavailable', message, { headers: { 'retry-after': 1 } }),
 };
+
+/** The `fail` of an ingest endpoint: counts the refusal by its code, then answers in the endpoint's shape. */
+export function countedFailure(rejected: Counter<'endpoint' | 'reason'>, endpoint: string, shape: ErrorShape): (reply: FastifyReply, error: ApiError) => FastifyReply {
+  return (reply, error) => {
+    rejected.inc({ endpoint, reason: error.code });
+    return sendError(reply, shape, error);
+  };
+}

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../deps.ts';
-import { errors, sendError, type ApiError } from '../replies.ts';
+import { countedFailure, errors } from '../replies.ts';
 import { senderAuthHook } from '../ingest/authenticate.ts';
 import { acceptEvents } from '../ingest/accept.ts';
 import { withIdempotency } from '../ingest/idempotent-request.ts';
@@ -26,10 +26,7 @@ const ingestAcceptedSchema = {
  * Errors use the ingest shape `{status:"error", code, message, ...}`.
  */
 export function registerIngestRoute(app: FastifyInstance, deps: GatewayDeps): void {
-  const fail = (reply: FastifyReply, error: ApiError) => {
-    deps.metrics.requestsRejected.inc({ endpoint: 'ingest', reason: error.code });
-    return sendError(reply, 'ingest', error);
-  };
+  const fail = countedFailure(deps.metrics.requestsRejected, 'ingest', 'ingest');
 
   app.post(
     '/ingest',

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_BATCH_EVENTS } from '@pulseboard/contracts';
 import type { GatewayDeps } from '../deps.ts';
-import { errors, sendError, type ApiError } from '../replies.ts';
+import { countedFailure, errors } from '../replies.ts';
 import { senderAuthHook } from '../ingest/authenticate.ts';
 import { checksFor } from '../ingest/envelope-validator.ts';
 import { acceptEvents } from '../ingest/accept.ts';
@@ -40,10 +40,7 @@ function isBatch(body: unknown): boolean {
  * carries the six rate-limit headers. Errors use the envelope shape.
  */
 export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  const fail = (reply: FastifyReply, error: ApiError) => {
-    deps.metrics.requestsRejected.inc({ endpoint: 'webhooks', reason: error.code });
-    return sendError(reply, 'envelope', error);
-  };
+  const fail = countedFailure(deps.metrics.requestsRejected, 'webhooks', 'envelope');
 
   app.post(
     '/api/v1/webhooks',
