@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { MAX_JSON_LEVELS } from './validation.ts';
 
 /** Event categories of spec section 6; anything else is `is not included in the list`. */
 export const EVENT_TYPES = ['deployment', 'uptime', 'error', 'metric', 'infrastructure'] as const;
@@ -19,7 +20,8 @@ export const eventEnvelopeSchema = {
     name: { type: 'string', minLength: 1, maxLength: 200, storableText: true },
     // Year 0000 is valid ISO 8601 but not a date Postgres (or anyone) can store.
     timestamp: { type: 'string', format: 'iso-date-time', pattern: '^(?!0000-)' },
-    attributes: { type: 'object', storableText: true },
+    // At most 32 levels and finite numbers (CONTRACT Events): `1e400` would be stored as null.
+    attributes: { type: 'object', storableText: true, boundedJson: MAX_JSON_LEVELS },
     severity: { type: 'string', enum: SEVERITIES },
     channel: { type: 'string', maxLength: 200, storableText: true },
     correlation_id: { type: 'string', maxLength: 200, storableText: true },

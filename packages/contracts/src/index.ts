@@ -1,6 +1,6 @@
 export * from './event-envelope.schema.ts';
 export * from './ingested-event.schema.ts';
 export * from './validation.ts';
-export * from './errors.ts';
+export * from './error-catalog.ts';
 export * from './topics.ts';
 export * from './webhook-request.schema.ts';

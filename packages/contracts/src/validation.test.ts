@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAjv, detailsValidator, hasUnstorableText, jsonTextMayHoldUnstorable } from './validation.ts';
+import { createAjv, detailsValidator, hasUnstorableText, jsonShapeProblem, jsonTextMayHoldUnstorable, MAX_JSON_LEVELS } from './validation.ts';
 import { eventEnvelopeSchema } from './event-envelope.schema.ts';
 
 const validate = detailsValidator(createAjv(), eventEnvelopeSchema);
@@ -68,5 +68,36 @@ describe('event envelope validation messages (spec 2.1, CONTRACT Events)', () =>
     expect(jsonTextMayHoldUnstorable(JSON.stringify({ ...valid, name: 'deploy 🚀 café', attributes: { tab: '\t', quote: '"' } }))).toBe(false);
     // With the walk switched off (for such text), the keyword lets everything through.
     expect(detailsValidator(createAjv({ storableText: false }), eventEnvelopeSchema)({ ...valid, name: 'a\u0000b' })).toBeNull();
+  });
+
+  it('refuses attributes nested deeper than 32 levels and numbers that are not finite (CONTRACT Events), at any depth without overflowing', () => {
+    const nested = (levels: number, leaf: unknown = 1): unknown => {
+      let value: unknown = leaf;
+      for (let i = levels - 1; i >= 0; i--) value = i % 2 === 0 ? { a: value } : [value];
+      return value;
+    };
+    expect(validate({ ...valid, attributes: nested(32) })).toBeNull();
+    expect(validate({ ...valid, attributes: nested(33) })).toEqual({ attributes: ['is nested too deeply (maximum is 32 levels)'] });
+    // Far deeper than any stack: still a clear answer (JSON.parse itself does not recurse).
+    const deep = JSON.parse(`{"a":${'['.repeat(200_000)}1${']'.repeat(200_000)}}`) as unknown;
+    expect(validate({ ...valid, attributes: deep })).toEqual({ attributes: ['is nested too deeply (maximum is 32 levels)'] });
+    expect(validate({ ...valid, attributes: { deep, text: '\u0000' } })).toEqual({ attributes: ['contains a NUL character or an unpaired surrogate', 'is nested too deeply (maximum is 32 levels)'] });
+
+    const huge = JSON.parse('{"value": 1e400, "ok": [1, -1e400]}') as Record<string, unknown>;
+    expect(huge.value).toBe(Infinity);
+    expect(validate({ ...valid, attributes: huge })).toEqual({ attributes: ['must contain only finite numbers'] });
+    expect(validate({ ...valid, attributes: nested(30, JSON.parse('-1e999')) })).toEqual({ attributes: ['must contain only finite numbers'] });
+    expect(validate({ ...valid, attributes: { big: 1.7976931348623157e308, small: 5e-324, zero: -0 } })).toBeNull();
+  });
+
+  it('jsonShapeProblem counts the value itself as level 1 and recurses no deeper than the bound', () => {
+    expect(MAX_JSON_LEVELS).toBe(32);
+    expect(jsonShapeProblem({}, 1)).toBeUndefined();
+    expect(jsonShapeProblem({ a: {} }, 1)).toBe('too_deep');
+    expect(jsonShapeProblem([[1]], 2)).toBeUndefined();
+    expect(jsonShapeProblem('x'.repeat(10), 0)).toBeUndefined();
+    expect(jsonShapeProblem(NaN)).toBe('not_finite');
+    expect(hasUnstorableText(JSON.parse(`${'['.repeat(200_000)}"fine"${']'.repeat(200_000)}`))).toBe(false);
+    expect(hasUnstorableText(JSON.parse(`${'['.repeat(200_000)}"\\u0000"${']'.repeat(200_000)}`))).toBe(true);
   });
 });

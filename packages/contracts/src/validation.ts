@@ -9,13 +9,53 @@ export type ValidationDetails = Record<string, string[]>;
 // refuse them: an event holding one would be accepted and then fail to store.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Whether a JSON value holds a string (or key) Postgres cannot store. Iterative: any depth is fine. */
 export function hasUnstorableText(value: unknown): boolean {
-  if (typeof value === 'string') return UNSTORABLE.test(value);
-  if (Array.isArray(value)) return value.some(hasUnstorableText);
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, inner] of Object.entries(value)) if (UNSTORABLE.test(key) || hasUnstorableText(inner)) return true;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (UNSTORABLE.test(next)) return true;
+    } else if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else if (typeof next === 'object' && next !== null) {
+      for (const [key, inner] of Object.entries(next)) {
+        if (UNSTORABLE.test(key)) return true;
+        pending.push(inner);
+      }
+    }
   }
   return false;
+}
+
+/** Free-form JSON (attributes, settings) nests at most this many levels; the object itself is level 1 (CONTRACT Events). */
+export const MAX_JSON_LEVELS = 32;
+
+export type JsonShapeProblem = 'too_deep' | 'not_finite';
+
+/**
+ * What makes a free-form JSON value unstorable as given: nesting deeper than
+ * `maxLevels` (it would also overflow the stack of JSON.stringify further on),
+ * or a number that is not finite (`JSON.parse('1e400')` is Infinity, which
+ * JSON.stringify would turn into null). Recurses at most `maxLevels + 1` deep,
+ * whatever the value; allocates nothing. Undefined when the value is fine.
+ */
+export function jsonShapeProblem(value: unknown, maxLevels: number = MAX_JSON_LEVELS): JsonShapeProblem | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'not_finite';
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (maxLevels <= 0) return 'too_deep';
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = jsonShapeProblem(value[i], maxLevels - 1);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    const problem = jsonShapeProblem((value as Record<string, unknown>)[key], maxLevels - 1);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 /**
@@ -33,13 +73,31 @@ export function jsonTextMayHoldUnstorable(text: string): boolean {
  * JSON text that `jsonTextMayHoldUnstorable` cleared.
  */
 export function createAjv(options: { storableText?: boolean } = {}): Ajv {
-  const checkStorable = options.storableText ?? true;
   const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
   addFormats.default(ajv, ['date-time', 'iso-date-time', 'email', 'uri']);
   // Same verdicts, a one-pass check first: a batch validates 100 timestamps.
   const isoDateTime = ajv.formats['iso-date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
   ajv.addFormat('iso-date-time', { ...isoDateTime, validate: (s: string) => isCommonIsoDateTime(s) || isoDateTime.validate(s) });
+  addPulseboardKeywords(ajv, options);
+  return ajv;
+}
+
+/**
+ * The keywords of the shared schemas, for any ajv (fastify's included):
+ * `storableText` (no NUL or lone surrogate) and `boundedJson: N` (at most N
+ * levels, finite numbers; see jsonShapeProblem).
+ */
+export function addPulseboardKeywords(ajv: Ajv, options: { storableText?: boolean } = {}): Ajv {
+  const checkStorable = options.storableText ?? true;
   ajv.addKeyword({ keyword: 'storableText', schemaType: 'boolean', errors: true, validate: (enabled: boolean, data: unknown) => !enabled || !checkStorable || !hasUnstorableText(data) });
+  const boundedJson = (maxLevels: number, data: unknown): boolean => {
+    const problem = jsonShapeProblem(data, maxLevels);
+    if (problem === undefined) return true;
+    boundedJson.errors = [{ keyword: 'boundedJson', params: { problem, limit: maxLevels } }];
+    return false;
+  };
+  boundedJson.errors = [] as Partial<ErrorObject>[];
+  ajv.addKeyword({ keyword: 'boundedJson', schemaType: 'number', errors: true, validate: boundedJson });
   return ajv;
 }
 
@@ -88,6 +146,8 @@ function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfSt
       return 'is not a known field';
     case 'storableText':
       return 'contains a NUL character or an unpaired surrogate';
+    case 'boundedJson':
+      return error.params.problem === 'too_deep' ? `is nested too deeply (maximum is ${error.params.limit} levels)` : 'must contain only finite numbers';
     default:
       return error.message ?? 'is invalid';
   }
