@@ -133,12 +133,10 @@ async function main(): Promise<void> {
   await pool.query('DELETE FROM projects WHERE project_key = ANY($1)', [[BENCH_PROJECT, NOISE_PROJECT]]);
   await pool.query("DELETE FROM accounts WHERE name = 'bench'");
   const account = (await pool.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('bench') RETURNING id")).rows[0]!.id;
-  await pool.query("INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix) VALUES ($1, $2, 'Bench', $3, 'evk_')", [BENCH_PROJECT, account, hashSecret(apiKey)]);
+  const env = loadGatewayEnv({ DATABASE_URL, REDIS_URL, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', MIGRATE_ON_START: 'false', LOG_LEVEL: 'error', DATABASE_POOL_SIZE: '4' });
+  await pool.query("INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota) VALUES ($1, $2, 'Bench', $3, 'evk_', $4)", [BENCH_PROJECT, account, hashSecret(apiKey), env.DEFAULT_MONTHLY_QUOTA]);
 
-  const gateway = await startGateway(
-    loadGatewayEnv({ DATABASE_URL, REDIS_URL, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', MIGRATE_ON_START: 'false', LOG_LEVEL: 'error', DATABASE_POOL_SIZE: '4' }),
-    { skipTopicCheck: true, logger: createLogger('bench-gateway', 'error') },
-  );
+  const gateway = await startGateway(env, { skipTopicCheck: true, logger: createLogger('bench-gateway', 'error') });
   const now = Date.now();
   const rows: { name: string; http: Figures; sql: Figures; baseline?: Figures; inexact: number }[] = [];
   try {

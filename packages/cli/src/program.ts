@@ -72,7 +72,7 @@ export function buildProgram(io: Io): Command {
     .requiredOption('--account <id>', 'account id', integer)
     .requiredOption('--key <project_key>', 'project key (lowercase letters, digits, - and _)')
     .requiredOption('--name <name>', 'display name')
-    .option('--monthly-quota <n>', 'events per calendar month (default 10000)', integer)
+    .option('--monthly-quota <n>', "events per calendar month (default: the gateway's DEFAULT_MONTHLY_QUOTA)", integer)
     .option('--burst-limit <n>', 'events per minute', integer)
     .option('--hourly-limit <n>', 'requests per hour', integer)
     .action(async (o: { account: number; key: string; name: string; monthlyQuota?: number; burstLimit?: number; hourlyLimit?: number }) =>

@@ -1,9 +1,8 @@
 import envSchema from 'env-schema';
-import { pulseboardError } from '@pulseboard/contracts';
+import { PulseboardError } from '@pulseboard/contracts';
 
 /** Env properties every service shares; each service spreads these into its one schema. */
 export const commonEnvProperties = {
-  NODE_ENV: { type: 'string', default: 'development' },
   LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
   DATABASE_URL: { type: 'string', minLength: 1, default: 'postgres://postgres@127.0.0.1:5432/pulseboard' },
   DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, default: 10 },
@@ -41,7 +40,7 @@ export function loadEnv<T>(properties: Record<string, object>, env: Record<strin
       dotenv: false,
     });
   } catch (error) {
-    throw pulseboardError('invalid_configuration', `invalid environment: ${(error as Error).message}`, { cause: error });
+    throw new PulseboardError('invalid_configuration', { message: `invalid environment: ${(error as Error).message}`, cause: error });
   }
 }
 

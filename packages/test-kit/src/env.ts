@@ -21,7 +21,6 @@ export function uniqueName(prefix: string): string {
 export function serviceTestEnv(extra: Record<string, string> = {}): Record<string, string> {
   const suffix = randomUUID().slice(0, 8);
   return {
-    NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
