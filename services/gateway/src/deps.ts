@@ -1,22 +1,28 @@
 import type { Pool } from '@pulseboard/db';
-import type { RedisClient } from './redis-client.ts';
 import type { Logger } from 'pino';
-import type { ProjectDirectory } from './auth/project-directory.ts';
-import type { Limiter } from './limits/limiter.ts';
-import type { EventPipeline } from './ingest/event-pipeline.ts';
+import type { Authenticator } from './auth/authenticator.ts';
+import type { LimitDefaults, ProjectDirectory } from './auth/project-directory.ts';
 import type { GatewayEnv } from './env.ts';
 import type { EnvelopeValidator } from './ingest/envelope-validator.ts';
-import type { GatewayMetrics } from './metrics.ts';
+import type { EventPipeline } from './ingest/event-pipeline.ts';
 import type { IdempotencyStore } from './ingest/idempotency.ts';
 import type { RuleOutcomeWaiter } from './ingest/rule-outcomes.ts';
+import type { Limiter } from './limits/limiter.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import type { RedisClient } from './redis-client.ts';
 
-/** Everything routes need, built once by the composition root (service.ts). */
+/**
+ * What the composition root (service.ts) builds, once. Only app.ts reads it:
+ * each route is handed the few of these it uses.
+ */
 export interface GatewayDeps {
   env: GatewayEnv;
   logger: Logger;
   pool: Pool;
   redis: RedisClient;
+  limitDefaults: LimitDefaults;
   directory: ProjectDirectory;
+  auth: Authenticator;
   limiter: Limiter;
   pipeline: EventPipeline;
   validator: EnvelopeValidator;

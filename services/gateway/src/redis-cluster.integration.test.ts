@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from 'ioredis';
 import { envelope, startRedisCluster } from '@pulseboard/test-kit';
-import { expectBurstHourlyQuotaWalk, ingestTestGateway, manualClock, privateHour, type IngestTestGateway } from './testing/ingest-test-kit.ts';
+import { expectBurstHourlyQuotaWalk, ingestTestGateway, manualClock, privateHour, type IngestTestGateway } from './testing/ingest-test-kit.test-support.ts';
 import { clusterNodes } from './redis-client.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { createGunzip, createInflate } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { Transform } from 'node:stream';
-import { apiError } from './replies.ts';
+import { PulseboardError } from '@pulseboard/contracts';
 
 /**
  * Accepts `Content-Encoding: gzip` (and deflate) request bodies. Fastify's body
@@ -20,8 +20,7 @@ export function registerRequestDecoding(app: FastifyInstance): void {
     if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
     else if (encoding === 'deflate') decoder = createInflate();
     else {
-      const message = `Content-Encoding ${encoding} is not supported; use gzip`;
-      done(Object.assign(new Error(message), { statusCode: 415, pulseboard: apiError(415, 'unsupported_media_type', message) }));
+      done(new PulseboardError('unsupported_media_type', { message: `Content-Encoding ${encoding} is not supported; use gzip` }));
       return;
     }
     // Fastify compares Content-Length with what the client sent, i.e. the encoded bytes.

@@ -6,7 +6,8 @@ import { createPool, runMigrations } from '@pulseboard/db';
 import type { GatewayEnv } from './env.ts';
 import type { GatewayDeps } from './deps.ts';
 import { buildApp } from './app.ts';
-import { ProjectDirectory } from './auth/project-directory.ts';
+import { Authenticator } from './auth/authenticator.ts';
+import { ProjectDirectory, type LimitDefaults } from './auth/project-directory.ts';
 import { Limiter } from './limits/limiter.ts';
 import { EventIdAllocator } from './ingest/event-id-allocator.ts';
 import { EventPipeline } from './ingest/event-pipeline.ts';
@@ -14,7 +15,8 @@ import { createEnvelopeValidator } from './ingest/envelope-validator.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import { createRedisClient } from './redis-client.ts';
 import { IdempotencyStore } from './ingest/idempotency.ts';
-import { monthlyUsageLoader } from './limits/monthly-usage.ts';
+import { nextEventIdBlock } from './repositories/event-ids.ts';
+import { monthlyUsageLoader } from './repositories/monthly-usage.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -50,20 +52,23 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES, onProduceRequest: (messages) => metrics.kafkaProduceRequestMessages.observe(messages) });
   producer.start();
 
-  const directory = new ProjectDirectory(pool, redis, {
+  const limitDefaults: LimitDefaults = {
     burst: env.DEFAULT_BURST_LIMIT,
     projectHourly: env.DEFAULT_PROJECT_HOURLY_LIMIT,
     accountHourly: env.DEFAULT_ACCOUNT_HOURLY_LIMIT,
     globalHourly: env.GLOBAL_HOURLY_LIMIT,
-  });
+  };
+  const directory = new ProjectDirectory(pool, redis, limitDefaults);
   const deps: GatewayDeps = {
     env,
     logger,
     pool,
     redis,
+    limitDefaults,
     directory,
+    auth: new Authenticator(directory, pool, redis),
     limiter: new Limiter(redis, monthlyUsageLoader(pool), now, (size) => metrics.limiterBatchOperations.observe(size)),
-    pipeline: new EventPipeline(producer, new EventIdAllocator(pool), env.TOPIC_EVENTS),
+    pipeline: new EventPipeline(producer, new EventIdAllocator(() => nextEventIdBlock(pool)), env.TOPIC_EVENTS),
     validator: createEnvelopeValidator(),
     metrics,
     idempotency: new IdempotencyStore(redis, env.IDEMPOTENCY_TTL_SECONDS),

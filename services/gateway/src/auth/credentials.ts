@@ -1,7 +1,15 @@
 import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** Prefixes of the two secrets a client holds (CONTRACT, Identity and access): a project API key, a user token. */
 export const API_KEY_PREFIX = 'evk_';
 export const USER_TOKEN_PREFIX = 'evu_';
+
+/** Which kind of secret this is, by its prefix; `unknown` is neither (never a valid credential). */
+export function credentialKind(secret: string): 'project' | 'user' | 'unknown' {
+  if (secret.startsWith(API_KEY_PREFIX)) return 'project';
+  if (secret.startsWith(USER_TOKEN_PREFIX)) return 'user';
+  return 'unknown';
+}
 
 /** A new secret: prefix plus 32 random bytes, base64url. Shown once, stored only as its hash. */
 export function generateSecret(prefix: string): string {
@@ -29,4 +37,10 @@ export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/** A new project API key and what is stored of it: its hash, and a prefix to tell keys apart. */
+export function newApiKey(): { apiKey: string; hash: Buffer; prefix: string } {
+  const apiKey = generateSecret(API_KEY_PREFIX);
+  return { apiKey, hash: hashSecret(apiKey), prefix: apiKey.slice(0, API_KEY_PREFIX.length + 6) };
 }

@@ -1,17 +1,15 @@
 import type { Pool } from '@pulseboard/db';
 import type { RedisClient } from '../redis-client.ts';
-import type { LimitSet } from '../limits/limiter.ts';
-import { Limiter } from '../limits/limiter.ts';
+import type { LimitSubject } from '../limits/limiter.ts';
+import { findProjectAuth, type ProjectAuthRow } from '../repositories/projects.ts';
 import { hashSecret, sameHash } from './credentials.ts';
+import { publishRevision, revisionKey } from './revision.ts';
 
-export interface ProjectAuth {
-  projectKey: string;
-  accountId: number;
+/** A project as authentication caches it; it is also the limiter's subject (its revision the limiter's fence). */
+export interface ProjectAuth extends LimitSubject {
   name: string;
-  revision: number;
   keyHash: Buffer;
   deleted: boolean;
-  limits: LimitSet;
 }
 
 export interface LimitDefaults {
@@ -21,40 +19,12 @@ export interface LimitDefaults {
   globalHourly: number;
 }
 
-interface ProjectRow {
-  project_key: string;
-  account_id: number;
-  name: string;
-  revision: number;
-  api_key_hash: Buffer;
-  deleted_at: Date | null;
-  burst_limit: number | null;
-  hourly_request_limit: number | null;
-  account_hourly_request_limit: number | null;
-  monthly_quota: number;
-}
-
-const SELECT_PROJECT = `
-  SELECT p.project_key, p.account_id, p.name, p.revision, p.api_key_hash, p.deleted_at,
-         p.burst_limit, p.hourly_request_limit, a.hourly_request_limit AS account_hourly_request_limit, p.monthly_quota
-    FROM projects p JOIN accounts a ON a.id = p.account_id`;
-
-// Revisions only grow and Postgres holds the truth: Redis takes Postgres' value
-// unless it already knows a newer one (a regeneration about to commit).
-const PUBLISH_REVISION = `
-local current = redis.call('GET', KEYS[1])
-if not current or tonumber(current) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
-return redis.call('GET', KEYS[1])`;
-
-export async function publishRevision(redis: RedisClient, projectKey: string, revision: number): Promise<number> {
-  return Number(await redis.eval(PUBLISH_REVISION, 1, Limiter.revisionKey(projectKey), String(revision)));
-}
-
 /**
  * Resolves API keys and project keys to projects without a Postgres round trip
- * on the hot path: entries are cached in memory, and each request's limiter
- * call compares the cached revision with Redis, so a regenerated key or changed
- * limit is seen by every gateway instance on the very next request.
+ * on the hot path: entries are cached in memory. Whether a cached entry is
+ * still current is asked of Redis on every request (see Authenticator), so a
+ * regenerated key or changed limit is seen by every gateway instance on the
+ * very next request.
  */
 export class ProjectDirectory {
   private readonly byKeyHash = new Map<string, ProjectAuth>();
@@ -80,35 +50,34 @@ export class ProjectDirectory {
     const cached = this.byKeyHash.get(id);
     if (cached !== undefined && sameHash(cached.keyHash, hash)) return cached;
     if (this.unknownHashes.has(id)) return undefined;
-    return this.load('p.api_key_hash = $1', hash).then((found) => {
+    return this.load({ apiKeyHash: hash }).then((found) => {
       if (found === undefined) this.rememberUnknown(id);
       return found;
     });
   }
 
-  /** The project named by a project key (webhooks), or undefined. */
+  /** The project named by a project key, or undefined. */
   async byKey(projectKey: string): Promise<ProjectAuth | undefined> {
-    return this.byProjectKey.get(projectKey) ?? (await this.load('p.project_key = $1', projectKey));
+    return this.byProjectKey.get(projectKey) ?? (await this.load({ projectKey }));
   }
 
   /**
-   * Re-reads a project after the limiter said the cached revision is stale, and
-   * publishes Postgres' revision to Redis when Redis has none (e.g. after a restart).
+   * Re-reads a project whose cached revision Redis called stale, and publishes
+   * Postgres' revision to Redis when Redis has none (e.g. after a restart).
    * Returns undefined when the project (or, with an API key, that key) is gone.
    */
   async refresh(project: ProjectAuth, apiKey?: string): Promise<ProjectAuth | undefined> {
     this.forget(project);
-    return apiKey === undefined ? this.load('p.project_key = $1', project.projectKey) : this.load('p.api_key_hash = $1', hashSecret(apiKey));
+    return this.load(apiKey === undefined ? { projectKey: project.projectKey } : { apiKeyHash: hashSecret(apiKey) });
   }
 
-  forget(project: ProjectAuth): void {
+  private forget(project: ProjectAuth): void {
     this.byKeyHash.delete(project.keyHash.toString('base64'));
     this.byProjectKey.delete(project.projectKey);
   }
 
-  private async load(where: string, value: unknown): Promise<ProjectAuth | undefined> {
-    const { rows } = await this.pool.query<ProjectRow>(`${SELECT_PROJECT} WHERE ${where}`, [value]);
-    const row = rows[0];
+  private async load(by: { apiKeyHash: Buffer } | { projectKey: string }): Promise<ProjectAuth | undefined> {
+    const row = await findProjectAuth(this.pool, by);
     if (row === undefined) return undefined;
     const project = this.toAuth(row);
     await publishRevision(this.redis, project.projectKey, project.revision);
@@ -126,11 +95,12 @@ export class ProjectDirectory {
     this.unknownHashes.set(id, Date.now());
   }
 
-  private toAuth(row: ProjectRow): ProjectAuth {
+  private toAuth(row: ProjectAuthRow): ProjectAuth {
     return {
       projectKey: row.project_key,
       accountId: row.account_id,
       name: row.name,
+      revisionKey: revisionKey(row.project_key),
       revision: row.revision,
       keyHash: row.api_key_hash,
       deleted: row.deleted_at !== null,

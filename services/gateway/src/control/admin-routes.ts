@@ -1,101 +1,66 @@
 import type { FastifyInstance } from 'fastify';
-import type { GatewayDeps } from '../deps.ts';
-import { generateSecret, hashSecret, USER_TOKEN_PREFIX } from '../auth/credentials.ts';
-import { apiError, errors, sendError } from '../replies.ts';
-import { adminGuard } from './admin-auth.ts';
-import { createAccountBody, createProjectBody, createUserBody } from './admin-schemas.ts';
-import { newApiKey, PROJECT_COLUMNS, changeProject, type ProjectRecord } from './projects-repo.ts';
+import type { Pool } from '@pulseboard/db';
+import { adminGuard } from '../auth/admin-guard.ts';
+import { newApiKey } from '../auth/credentials.ts';
+import type { LimitDefaults } from '../auth/project-directory.ts';
+import { notFound } from '../error-handler.ts';
+import { parseNumericId } from '../params/ids.ts';
+import { accountExists, insertAccount, listAccounts } from '../repositories/accounts.ts';
+import { insertProject, listAccountProjects, softDeleteProject, type RevisionPublisher } from '../repositories/projects.ts';
+import { alreadyTaken, createAccountBody, createProjectBody, createUserBody } from './admin-schemas.ts';
+import { registerAdminUserRoutes } from './admin-user-routes.ts';
 import { presentProject } from './present.ts';
-import { parseAdminId, registerAdminUserRoutes } from './admin-user-routes.ts';
 
-const UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === UNIQUE_VIOLATION;
-
-const parseId = parseAdminId;
+export interface AdminRouteDeps {
+  adminToken: string;
+  pool: Pool;
+  publishRevision: RevisionPublisher;
+  /** What a new project's monthly quota is when the call does not say. */
+  defaultMonthlyQuota: number;
+  limitDefaults: Pick<LimitDefaults, 'burst' | 'projectHourly'>;
+}
 
 /**
  * The operator's API (ADMIN_TOKEN). The three creation calls are fixed by
  * CONTRACT.md so outside tools can rely on them; the rest is what an operator
  * needs to run an installation. Secrets are returned once and stored hashed.
  */
-export function registerAdminRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   app.register(async (admin) => {
-    admin.addHook('onRequest', adminGuard(deps.env.ADMIN_TOKEN));
+    admin.addHook('onRequest', adminGuard(deps.adminToken));
     for (const schema of [createAccountBody, createUserBody, createProjectBody]) admin.addSchema(schema);
 
-    admin.post<{ Body: { name: string; hourly_request_limit?: number } }>('/api/v1/admin/accounts', { schema: { body: { $ref: createAccountBody.$id } } }, async (request, reply) => {
-      const { rows } = await deps.pool.query<{ id: number; name: string; hourly_request_limit: number | null }>(
-        'INSERT INTO accounts (name, hourly_request_limit) VALUES ($1, $2) RETURNING id, name, hourly_request_limit',
-        [request.body.name, request.body.hourly_request_limit ?? null],
-      );
-      return reply.code(201).send(rows[0]);
-    });
+    admin.post<{ Body: { name: string; hourly_request_limit?: number } }>('/api/v1/admin/accounts', { schema: { body: { $ref: createAccountBody.$id } } }, async (request, reply) =>
+      reply.code(201).send(await insertAccount(deps.pool, request.body.name, request.body.hourly_request_limit)),
+    );
 
-    admin.get('/api/v1/admin/accounts', async (_request, reply) => {
-      const { rows } = await deps.pool.query('SELECT id, name, hourly_request_limit, created_at FROM accounts ORDER BY id');
-      return reply.send({ data: rows });
-    });
-
-    admin.post<{ Params: { id: string }; Body: { email: string } }>('/api/v1/admin/accounts/:id/users', { schema: { body: { $ref: createUserBody.$id } } }, async (request, reply) => {
-      const accountId = parseId(request.params.id);
-      const token = generateSecret(USER_TOKEN_PREFIX);
-      try {
-        const { rows } = await deps.pool.query<{ id: number; email: string }>(
-          'INSERT INTO users (account_id, email, token_hash) SELECT id, $2, $3 FROM accounts WHERE id = $1 RETURNING id, email',
-          [accountId ?? -1, request.body.email, hashSecret(token)],
-        );
-        if (rows[0] === undefined) return sendError(reply, 'envelope', errors.notFound('Account'));
-        return reply.code(201).send({ ...rows[0], account_id: accountId, token });
-      } catch (error) {
-        if (isUniqueViolation(error)) return sendError(reply, 'envelope', errors.validation({ email: ['has already been taken'] }));
-        throw error;
-      }
-    });
+    admin.get('/api/v1/admin/accounts', async (_request, reply) => reply.send({ data: await listAccounts(deps.pool) }));
 
     admin.post<{ Params: { id: string }; Body: { project_key: string; name: string; monthly_quota?: number; burst_limit?: number; hourly_request_limit?: number } }>(
       '/api/v1/admin/accounts/:id/projects',
       { schema: { body: { $ref: createProjectBody.$id } } },
       async (request, reply) => {
-        const accountId = parseId(request.params.id);
         const { apiKey, hash, prefix } = newApiKey();
-        const b = request.body;
-        try {
-          const { rows } = await deps.pool.query<ProjectRecord>(
-            `INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, burst_limit, hourly_request_limit)
-             SELECT $2, id, $3, $4, $5, $6, $7, $8 FROM accounts WHERE id = $1
-             RETURNING ${PROJECT_COLUMNS}`,
-            [accountId ?? -1, b.project_key, b.name, hash, prefix, b.monthly_quota ?? deps.env.DEFAULT_MONTHLY_QUOTA, b.burst_limit ?? null, b.hourly_request_limit ?? null],
-          );
-          if (rows[0] === undefined) return sendError(reply, 'envelope', errors.notFound('Account'));
-          return reply.code(201).send({ ...presentProject(rows[0], deps), api_key: apiKey });
-        } catch (error) {
-          if (isUniqueViolation(error)) return sendError(reply, 'envelope', errors.validation({ project_key: ['has already been taken'] }));
-          throw error;
-        }
+        const project = await insertProject(deps.pool, parseNumericId(request.params.id) ?? -1, { ...request.body, monthly_quota: request.body.monthly_quota ?? deps.defaultMonthlyQuota }, { hash, prefix });
+        if (project === 'no_account') throw notFound('Account');
+        if (project === 'taken') throw alreadyTaken('project_key');
+        return reply.code(201).send({ ...presentProject(project, deps.limitDefaults), api_key: apiKey });
       },
     );
 
     admin.get<{ Params: { id: string } }>('/api/v1/admin/accounts/:id/projects', async (request, reply) => {
-      const accountId = parseId(request.params.id) ?? -1;
-      const [account, projects] = await Promise.all([
-        deps.pool.query('SELECT 1 FROM accounts WHERE id = $1', [accountId]),
-        deps.pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key`, [accountId]),
-      ]);
-      if (account.rowCount === 0) return sendError(reply, 'envelope', errors.notFound('Account'));
-      return reply.send({ data: projects.rows.map((r) => presentProject(r, deps)) });
+      const accountId = parseNumericId(request.params.id) ?? -1;
+      const [exists, projects] = await Promise.all([accountExists(deps.pool, accountId), listAccountProjects(deps.pool, accountId)]);
+      if (!exists) throw notFound('Account');
+      return reply.send({ data: projects.map((p) => presentProject(p, deps.limitDefaults)) });
     });
 
-    registerAdminUserRoutes(admin, deps);
+    registerAdminUserRoutes(admin, deps.pool);
 
     // Soft delete: the key then answers 404 project_not_found, and the key is gone from every gateway at once.
     admin.delete<{ Params: { key: string } }>('/api/v1/admin/projects/:key', async (request, reply) => {
-      const deleted = await changeProject(deps.pool, deps.redis, request.params.key, async (client) => {
-        const { rowCount } = await client.query('UPDATE projects SET deleted_at = now() WHERE project_key = $1 AND deleted_at IS NULL', [request.params.key]);
-        return rowCount === 0 ? undefined : true;
-      });
-      return deleted === undefined ? sendError(reply, 'envelope', errors.notFound('Project')) : reply.code(204).send();
+      if (!(await softDeleteProject(deps.pool, deps.publishRevision, request.params.key))) throw notFound('Project');
+      return reply.code(204).send();
     });
   });
 }
-
-export { apiError };

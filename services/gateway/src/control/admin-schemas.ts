@@ -1,3 +1,5 @@
+import { PulseboardError } from '@pulseboard/contracts';
+
 /** Request bodies of the admin API (CONTRACT.md, Identity and access). */
 export const createAccountBody = {
   $id: 'https://pulseboard.dev/schemas/admin-create-account.json',
@@ -28,3 +30,8 @@ export const createProjectBody = {
     hourly_request_limit: { type: 'integer', minimum: 1 },
   },
 } as const;
+
+/** A unique field (email, project_key) already in use: 400 with CONTRACT's wording. */
+export function alreadyTaken(field: string): PulseboardError {
+  return new PulseboardError('validation_error', { details: { [field]: ['has already been taken'] } });
+}

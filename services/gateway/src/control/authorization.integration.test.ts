@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway } from '../testing/test-gateway.test-support.ts';
 
 type Call = { method: string; path: string; body?: unknown };
 

@@ -1,12 +1,13 @@
-import type { ProjectRecord } from './projects-repo.ts';
-import type { GatewayDeps } from '../deps.ts';
+import type { LimitDefaults } from '../auth/project-directory.ts';
+import type { ProjectRecord } from '../repositories/projects.ts';
+import type { TileRecord } from '../repositories/tiles.ts';
 
 /**
  * A project as the API shows it. `burst_limit` and `hourly_request_limit` are
  * the project's own settings (null: the environment's default applies), the
  * names PUT /projects/:id takes; `limits` are the values in force.
  */
-export function presentProject(row: ProjectRecord, deps: Pick<GatewayDeps, 'env'>) {
+export function presentProject(row: ProjectRecord, defaults: Pick<LimitDefaults, 'burst' | 'projectHourly'>) {
   return {
     id: row.project_key,
     project_key: row.project_key,
@@ -17,26 +18,14 @@ export function presentProject(row: ProjectRecord, deps: Pick<GatewayDeps, 'env'
     burst_limit: row.burst_limit,
     hourly_request_limit: row.hourly_request_limit,
     limits: {
-      burst_per_minute: row.burst_limit ?? deps.env.DEFAULT_BURST_LIMIT,
-      project_hourly_requests: row.hourly_request_limit ?? deps.env.DEFAULT_PROJECT_HOURLY_LIMIT,
+      burst_per_minute: row.burst_limit ?? defaults.burst,
+      project_hourly_requests: row.hourly_request_limit ?? defaults.projectHourly,
       monthly_quota: row.monthly_quota,
     },
     settings: row.settings,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
-}
-
-export interface TileRecord {
-  id: number;
-  project_key: string;
-  name: string;
-  kind: string;
-  rule: Record<string, unknown>;
-  settings: Record<string, unknown>;
-  position: number;
-  created_at: Date;
-  updated_at: Date;
 }
 
 export function presentTile(row: TileRecord) {

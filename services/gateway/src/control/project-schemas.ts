@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { MAX_JSON_LEVELS } from '@pulseboard/contracts';
 
 /**
  * Request bodies of the project API. Field names match the admin API's
@@ -12,7 +13,7 @@ export const updateProjectBody = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
-    settings: { type: 'object', maxProperties: 100 },
+    settings: { type: 'object', maxProperties: 100, boundedJson: MAX_JSON_LEVELS },
     monthly_quota: { type: 'integer', minimum: 0, maximum: 2147483647 },
     // null puts the environment's default back in force.
     burst_limit: limit,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, provisionProject, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { startTestGateway } from '../testing/test-gateway.test-support.ts';
 
 describe('projects API: read, update, regenerate the key', () => {
   let gateway: Awaited<ReturnType<typeof startTestGateway>>;

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { MAX_JSON_LEVELS } from '@pulseboard/contracts';
 
 /**
  * Request bodies of the tile API. The rule is stored as given, checked here
@@ -11,6 +12,8 @@ export const tileRuleShape = {
   type: 'object',
   minProperties: 1,
   maxProperties: 50,
+  // Free-form until then: at most 32 levels, finite numbers (as event attributes).
+  boundedJson: MAX_JSON_LEVELS,
 } as const;
 
 /** A tile's rule, serialised, may not exceed this (rules are evaluated on every event). */
@@ -20,7 +23,7 @@ const tileFields = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
   kind: { type: 'string', minLength: 1, maxLength: 50, pattern: '^[a-z][a-z0-9_]*$' },
   rule: { $ref: tileRuleShape.$id },
-  settings: { type: 'object', maxProperties: 50 },
+  settings: { type: 'object', maxProperties: 50, boundedJson: MAX_JSON_LEVELS },
   position: { type: 'integer', minimum: 0, maximum: 100000 },
 } as const;
 

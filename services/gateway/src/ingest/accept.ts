@@ -1,28 +1,26 @@
-import type { ValidationDetails, WebhookEvent } from '@pulseboard/contracts';
+import type { Logger } from 'pino';
+import { PulseboardError, type ValidationDetails, type WebhookEvent } from '@pulseboard/contracts';
 import type { ProjectAuth } from '../auth/project-directory.ts';
-import type { GatewayDeps } from '../deps.ts';
 import type { LimitDecision } from '../limits/limiter.ts';
-import { errors, type ApiError } from '../replies.ts';
-import { admit } from './admission.ts';
+import type { GatewayMetrics } from '../metrics.ts';
+import { admit, type AdmissionDeps, type Decided } from './admission.ts';
+import type { EventPipeline } from './event-pipeline.ts';
+import type { PublishAttempt } from './idempotency.ts';
 import { limitError } from './limit-replies.ts';
 
-export type Decided = Exclude<LimitDecision, { kind: 'stale' }>;
+export interface IntakeDeps extends AdmissionDeps {
+  pipeline: EventPipeline;
+  metrics: Pick<GatewayMetrics, 'kafkaAckMs' | 'eventsAccepted'>;
+  logger: Logger;
+  now: () => number;
+}
 
 export interface Accepted {
-  ok: true;
   /** The project as the limiter last saw it (fresh limits after a change). */
   project: ProjectAuth;
   decision: Extract<LimitDecision, { kind: 'allowed' }>;
-  ids: number[];
+  ids: readonly number[];
   receivedAt: Date;
-}
-
-export interface Refused {
-  ok: false;
-  error: ApiError;
-  /** Present once the limits were looked at, for the rate-limit headers of webhooks. */
-  project?: ProjectAuth;
-  decision?: Decided;
 }
 
 export interface Submission {
@@ -33,34 +31,38 @@ export interface Submission {
   events: readonly unknown[];
   /** What is wrong with the events, or null when all are valid. */
   details: ValidationDetails | null;
+  /** Told the limiter's decision once made, refusals included (e.g. for rate-limit headers). */
+  onDecided?: (project: ProjectAuth, decision: Decided) => void;
+  /** Ids of an earlier attempt of this same request whose events may have reached Kafka: reused, so they are stored once. */
+  resume?: PublishAttempt | undefined;
   /** Called with the ids before the events go to Kafka (e.g. to start watching for rule outcomes). */
-  beforePublish?: (ids: readonly number[]) => void;
+  beforePublish?: ((attempt: PublishAttempt) => void) | undefined;
 }
 
 /**
  * The ingest contract shared by /ingest and /webhooks, in CONTRACT order:
- * rate limits (429), quota (402), validation (400), then ids and Kafka. Each
- * event counts against burst and quota, the request once against the hourly
- * limits. Invalid or refused requests consume nothing; a request Kafka did not
- * acknowledge gets its allowance back and fails with a retryable error (503).
+ * rate limits (429), quota (402), validation (400), then ids and Kafka; each
+ * refusal is thrown as its catalog error. Each event counts against burst and
+ * quota, the request once against the hourly limits. Invalid or refused
+ * requests consume nothing; a request Kafka did not acknowledge gets its
+ * allowance back and fails with a retryable error (503).
  */
-export async function acceptEvents(deps: GatewayDeps, s: Submission): Promise<Accepted | Refused> {
-  const valid = s.details === null;
-  const admission = await admit(deps, s.project, { apiKey: s.apiKey, events: s.events.length, consume: valid });
-  if (!admission.ok) return { ok: false, error: admission.error };
-  const { project, decision } = admission;
-  if (decision.kind !== 'allowed') return { ok: false, error: limitError(decision), project, decision };
-  if (s.details !== null) return { ok: false, error: errors.validation(s.details), project, decision };
+export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Accepted> {
+  const { project, decision } = await admit(deps, s.project, { apiKey: s.apiKey, events: s.events.length, consume: s.details === null });
+  s.onDecided?.(project, decision);
+  if (decision.kind !== 'allowed') throw limitError(decision);
+  if (s.details !== null) throw new PulseboardError('validation_error', { details: s.details });
 
-  const receivedAt = new Date(deps.now());
+  const resume = s.resume !== undefined && s.resume.ids.length === s.events.length ? s.resume : undefined;
+  const receivedAt = new Date(resume?.receivedAtMs ?? deps.now());
   try {
-    const ids = await deps.pipeline.allocateIds(s.events.length);
-    s.beforePublish?.(ids);
+    const ids = resume?.ids ?? (await deps.pipeline.allocateIds(s.events.length));
+    s.beforePublish?.({ ids, receivedAtMs: receivedAt.getTime() });
     const started = performance.now();
     await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt);
     deps.metrics.kafkaAckMs.observe(performance.now() - started);
     deps.metrics.eventsAccepted.inc({ endpoint: s.endpoint }, s.events.length);
-    return { ok: true, project, decision, ids, receivedAt };
+    return { project, decision, ids, receivedAt };
   } catch (error) {
     // Nothing was accepted: give back what the limiter took.
     await deps.limiter.refund(project, s.events.length, decision.windows).catch((refundError: unknown) => {

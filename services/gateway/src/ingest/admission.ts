@@ -1,34 +1,31 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ProjectAuth, ProjectDirectory } from '../auth/project-directory.ts';
+import { PulseboardError } from '@pulseboard/contracts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { ProjectAuth } from '../auth/project-directory.ts';
 import type { LimitDecision, Limiter } from '../limits/limiter.ts';
-import { apiError, type ApiError } from '../replies.ts';
 
-export type Admission =
-  | { ok: true; project: ProjectAuth; decision: Exclude<LimitDecision, { kind: 'stale' }> }
-  | { ok: false; error: ApiError };
+export type Decided = Exclude<LimitDecision, { kind: 'stale' }>;
+
+export interface AdmissionDeps {
+  limiter: Limiter;
+  auth: Pick<Authenticator, 'reloadStale'>;
+}
 
 /**
  * Runs the limiter for a project whose credentials were resolved from cache.
- * When Redis says the cached revision is stale (key regenerated, limits changed,
- * Redis restarted), the project is re-read from Postgres and the check repeated.
+ * The limiter's script answers `stale` when Redis holds another revision of the
+ * project (key regenerated, limits changed, Redis restarted); auth then re-reads
+ * the project (or refuses the key: 401/404, thrown) and the check is repeated.
  */
-export async function admit(
-  deps: { limiter: Limiter; directory: ProjectDirectory },
-  cached: ProjectAuth,
-  options: { apiKey?: string; events: number; consume: boolean },
-): Promise<Admission> {
+export async function admit(deps: AdmissionDeps, cached: ProjectAuth, options: { apiKey?: string; events: number; consume: boolean }): Promise<{ project: ProjectAuth; decision: Decided }> {
   let project = cached;
   for (let attempt = 0; attempt < 5; attempt++) {
     const decision = options.consume ? await deps.limiter.consume(project, options.events) : await deps.limiter.check(project, options.events);
-    if (decision.kind !== 'stale') return { ok: true, project, decision };
-    const fresh = await deps.directory.refresh(project, options.apiKey);
-    if (fresh === undefined) {
-      return { ok: false, error: options.apiKey === undefined ? apiError(404, 'project_not_found', 'No project exists for this key') : apiError(401, 'invalid_api_key', 'The API key is invalid') };
-    }
-    if (fresh.deleted) return { ok: false, error: apiError(404, 'project_not_found', 'No project exists for this key') };
+    if (decision.kind !== 'stale') return { project, decision };
+    const fresh = await deps.auth.reloadStale(project, options.apiKey);
     // A newer revision in Redis than in Postgres: a change is committing right now.
     if (fresh.revision === project.revision) await sleep(20 * (attempt + 1));
     project = fresh;
   }
-  return { ok: false, error: apiError(503, 'service_unavailable', 'Project settings are changing, retry shortly', { headers: { 'retry-after': 1 } }) };
+  throw new PulseboardError('service_unavailable', { message: 'Project settings are changing, retry shortly' });
 }

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, freePort, provisionProject, request, TEST_ADMIN_TOKEN, topicMessageCount } from '@pulseboard/test-kit';
-import { startTestGateway } from '../testing/test-gateway.ts';
+import { Redis } from 'ioredis';
+import { envelope, freePort, provisionProject, readTopic, request, TEST_ADMIN_TOKEN, TEST_REDIS_URL, topicMessageCount } from '@pulseboard/test-kit';
+import { startTestGateway } from '../testing/test-gateway.test-support.ts';
 import type { GatewayService } from '../service.ts';
 
 /**
@@ -48,12 +50,52 @@ describe('without a reachable Kafka broker', () => {
     expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
   });
 
-  it('frees the Idempotency-Key of a failed attempt, so the retry runs again', async () => {
-    const first = await post('/ingest', envelope(project.projectKey), { 'idempotency-key': 'outage-1' });
+  it('keeps no response for a failed attempt, so the retry runs again', async () => {
+    const body = envelope(project.projectKey);
+    const first = await post('/ingest', body, { 'idempotency-key': 'outage-1' });
     expect(first.status).toBe(503);
-    const retry = await post('/ingest', envelope(project.projectKey), { 'idempotency-key': 'outage-1' });
+    const retry = await post('/ingest', body, { 'idempotency-key': 'outage-1' });
     expect(retry.status).toBe(503);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('a retry of a request Kafka did not acknowledge sends its events again under the first attempt\'s ids (the store writes an id once), then replays', async () => {
+    // The first attempt's events were handed to the producer and never acknowledged: the broker may or
+    // may not have written them. Its retry, here through a gateway whose broker answers, reuses their ids
+    // (the store writes an id once), and the client sees the id the first attempt would have returned.
+    const healthy = await startTestGateway();
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      const body = { events: [envelope(project.projectKey), envelope(project.projectKey, { name: 'deploy_finished' })] };
+      const key = `outage-${randomUUID()}`;
+      const first = await post('/api/v1/webhooks', body, { 'idempotency-key': key });
+      expect(first.status).toBe(503);
+      const [entryKey] = await redis.keys(`{pbidem}:${project.projectKey}:webhooks:*`);
+      const kept = (await redis.get(entryKey!))!;
+      const ids = (JSON.parse(kept.slice(kept.indexOf('|', 2) + 1)) as { ids: number[] }).ids;
+      expect(ids).toHaveLength(2);
+      expect(await redis.ttl(entryKey!)).toBeGreaterThan(86_400 - 60);
+
+      const headers = { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key };
+      const retry = await fetch(`${healthy.url}/api/v1/webhooks`, { ...bounded, method: 'POST', headers, body: JSON.stringify(body) });
+      expect(retry.status).toBe(202);
+      const answer = (await retry.json()) as { events: { event_id: string }[] };
+      expect(answer.events.map((e) => e.event_id)).toEqual(ids.map((id) => `evt_${id}`));
+      const produced = (await readTopic(healthy.env.TOPIC_EVENTS!)).map((m) => JSON.parse(m.value!) as { id: number });
+      expect(produced.map((e) => e.id)).toEqual(ids);
+
+      // From now on the outcome is known: the answer is replayed and nothing more is produced.
+      const again = await fetch(`${healthy.url}/api/v1/webhooks`, { ...bounded, method: 'POST', headers, body: JSON.stringify(body) });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.json()).toEqual(answer);
+      expect(await topicMessageCount(healthy.env.TOPIC_EVENTS!)).toBe(2);
+      // The same key with another body is still refused.
+      const other = await fetch(`${healthy.url}/api/v1/webhooks`, { ...bounded, method: 'POST', headers, body: JSON.stringify({ events: [envelope(project.projectKey)] }) });
+      expect(other.status).toBe(422);
+    } finally {
+      redis.disconnect();
+      await healthy.stop();
+    }
   });
 });
 

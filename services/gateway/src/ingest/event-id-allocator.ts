@@ -1,12 +1,11 @@
-import type { Pool } from '@pulseboard/db';
-import { pulseboardError } from '@pulseboard/contracts';
+import { PulseboardError } from '@pulseboard/contracts';
 
 /** Must equal the INCREMENT of the `event_id_blocks` sequence (gateway migration). */
 export const EVENT_ID_BLOCK_SIZE = 1000;
 
 /**
  * Hands out event ids before events enter Kafka, so `/ingest` can return them.
- * Each `nextval` reserves a block of 1000 ids for this process alone; sequences
+ * Each reservation is a block of 1000 ids for this process alone; sequences
  * never go back, so an id is never reused after any restart (unused ids of a
  * block are simply skipped). The next block is fetched while the current one
  * still has a fifth left, so the hot path almost never waits on Postgres.
@@ -16,7 +15,8 @@ export class EventIdAllocator {
   private end = 0; // exclusive
   private upcoming: Promise<number> | undefined;
 
-  constructor(private readonly pool: Pool) {}
+  /** `reserveBlock`: the first id of a newly reserved block (repositories/event-ids.ts). */
+  constructor(private readonly reserveBlock: () => Promise<number>) {}
 
   /** `count` ids; without waiting when the current block has them (the usual case). */
   async allocateMany(count: number): Promise<number[]> {
@@ -63,11 +63,10 @@ export class EventIdAllocator {
 
   private async fetchBlock(): Promise<number> {
     try {
-      const { rows } = await this.pool.query<{ start: string }>("SELECT nextval('event_id_blocks')::text AS start");
-      return Number(rows[0]!.start);
+      return await this.reserveBlock();
     } catch (error) {
       // Postgres unreachable: the request is refused as retryable (503), not as our bug (500).
-      throw pulseboardError('event_ids_unavailable', 'no event ids can be allocated (Postgres is unavailable)', { retryable: true, status: 503, cause: error });
+      throw new PulseboardError('event_ids_unavailable', { message: 'no event ids can be allocated (Postgres is unavailable)', cause: error });
     }
   }
 }

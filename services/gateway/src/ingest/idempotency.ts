@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
+import { PulseboardError } from '@pulseboard/contracts';
 import type { RedisClient } from '../redis-client.ts';
-import { pulseboardError } from '@pulseboard/contracts';
-import { apiError, type ApiError } from '../replies.ts';
 
 export interface StoredResponse {
   status: number;
@@ -9,67 +8,114 @@ export interface StoredResponse {
   headers?: Record<string, string | number>;
 }
 
+/** The event ids and reception time an attempt gave its events before handing them to Kafka. */
+export interface PublishAttempt {
+  ids: readonly number[];
+  receivedAtMs: number;
+}
+
 export type IdempotencyClaim =
   | { kind: 'none' }
-  | { kind: 'claimed'; complete: (response: StoredResponse) => Promise<void>; release: () => Promise<void> }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'refused'; error: ApiError };
+  | {
+      kind: 'claimed';
+      /** An earlier attempt of this request whose events may or may not have reached Kafka: reuse its ids. */
+      resume: PublishAttempt | undefined;
+      complete: (response: StoredResponse) => Promise<void>;
+      /** Nothing reached Kafka: the key is free again. */
+      release: () => Promise<void>;
+      /** Events were handed to Kafka and the outcome is unknown (e.g. no acknowledgement in time): the retry reuses their ids. */
+      keepForRetry: (attempt: PublishAttempt) => Promise<void>;
+    }
+  | { kind: 'replay'; response: StoredResponse };
 
 const MAX_KEY_LENGTH = 255;
 const PENDING_TTL_SECONDS = 60;
+
+// An entry is `<state>|<fingerprint>|<payload>`: p(ending, payload: the attempt it resumes, or
+// empty), r(etry: the attempt whose fate is unknown), d(one: the response). Fingerprints are
+// base64url, so they hold no `|`.
+// The claim in one step: a free key, or one left for retry with this very body, becomes pending.
+// Returns {1, previous entry or nil} when claimed, {0, entry} when not.
+const CLAIM = `
+local current = redis.call('GET', KEYS[1])
+if not current then
+  redis.call('SET', KEYS[1], 'p|' .. ARGV[1] .. '|', 'EX', ARGV[2])
+  return {1}
+end
+if string.sub(current, 1, 2) == 'r|' and string.sub(current, 3, 2 + #ARGV[1] + 1) == ARGV[1] .. '|' then
+  redis.call('SET', KEYS[1], 'p' .. string.sub(current, 2), 'EX', ARGV[2])
+  return {1, current}
+end
+return {0, current}`;
+
+type ClaimCommand = (key: string, fingerprint: string, pendingTtl: number) => Promise<[number, string?]>;
 
 /**
  * `Idempotency-Key`: the first request with a key claims it; its successful
  * response is kept for the TTL (24 h) and replayed to retries, which then
  * produce nothing. A key reused with a different body is refused (422), as is a
- * retry that races the first attempt still in progress (409). Failed attempts
- * release the key so the client's retry really runs.
+ * retry that races the first attempt still in progress (409). An attempt that
+ * failed before its events reached Kafka releases the key, so the retry really
+ * runs. One whose events were handed to Kafka without an acknowledgement (the
+ * broker may still have written them) leaves their ids with the key: the retry
+ * sends the same events with the same ids, and since the store writes an id
+ * once, the events are stored once whatever became of the first attempt.
  */
 export class IdempotencyStore {
+  private readonly claimCommand: ClaimCommand;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly ttlSeconds: number,
-  ) {}
-
-  async claim(projectKey: string, endpoint: string, key: string | undefined, body: unknown): Promise<IdempotencyClaim> {
-    if (key === undefined) return { kind: 'none' };
-    try {
-      return await this.claimKey(projectKey, endpoint, key, body);
-    } catch (error) {
-      // Redis unreachable: the retry must be able to run later, so refuse as retryable (503).
-      throw pulseboardError('idempotency_unavailable', 'the idempotency store (Redis) is unavailable', { retryable: true, status: 503, cause: error });
-    }
+  ) {
+    if (!('pulseboardIdempotencyClaim' in redis)) redis.defineCommand('pulseboardIdempotencyClaim', { numberOfKeys: 1, lua: CLAIM });
+    this.claimCommand = (redis as unknown as { pulseboardIdempotencyClaim: ClaimCommand }).pulseboardIdempotencyClaim.bind(redis);
   }
 
-  private async claimKey(projectKey: string, endpoint: string, key: string, body: unknown): Promise<IdempotencyClaim> {
+  /** `bodyText`: the request body as received (decoded), which the key's fingerprint covers byte for byte. */
+  async claim(projectKey: string, endpoint: string, key: string | undefined, bodyText: string): Promise<IdempotencyClaim> {
+    if (key === undefined) return NO_KEY;
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
       const message = key.length === 0 ? "can't be blank" : `is too long (maximum is ${MAX_KEY_LENGTH} characters)`;
-      return { kind: 'refused', error: apiError(400, 'validation_error', 'Invalid Idempotency-Key header', { details: { 'Idempotency-Key': [message] } }) };
+      throw new PulseboardError('validation_error', { message: 'Invalid Idempotency-Key header', details: { 'Idempotency-Key': [message] } });
     }
     const redisKey = `{pbidem}:${projectKey}:${endpoint}:${createHash('sha256').update(key).digest('base64url')}`;
-    const fingerprint = createHash('sha256').update(JSON.stringify(body) ?? '').digest('base64url');
-    const pending = JSON.stringify({ pending: true, fingerprint });
-    const won = await this.redis.set(redisKey, pending, 'EX', PENDING_TTL_SECONDS, 'NX');
-    if (won === 'OK') {
+    const fingerprint = createHash('sha256').update(bodyText).digest('base64url');
+    let claimed: number;
+    let previous: string | undefined;
+    try {
+      [claimed, previous] = await this.claimCommand(redisKey, fingerprint, PENDING_TTL_SECONDS);
+    } catch (error) {
+      // Redis unreachable: the retry must be able to run later, so refuse as retryable (503).
+      throw new PulseboardError('idempotency_unavailable', { message: 'the idempotency store (Redis) is unavailable', cause: error });
+    }
+    const entry = previous === undefined ? undefined : parseEntry(previous);
+    if (claimed === 1) {
       return {
         kind: 'claimed',
+        resume: entry === undefined ? undefined : (JSON.parse(entry.payload) as PublishAttempt),
         complete: async (response) => {
-          await this.redis.set(redisKey, JSON.stringify({ fingerprint, response }), 'EX', this.ttlSeconds);
+          await this.redis.set(redisKey, `d|${fingerprint}|${JSON.stringify(response)}`, 'EX', this.ttlSeconds);
         },
         release: async () => {
           await this.redis.del(redisKey);
         },
+        keepForRetry: async (attempt) => {
+          await this.redis.set(redisKey, `r|${fingerprint}|${JSON.stringify({ ids: attempt.ids, receivedAtMs: attempt.receivedAtMs })}`, 'EX', this.ttlSeconds);
+        },
       };
     }
-    const stored = await this.redis.get(redisKey);
-    if (stored === null) return this.claimKey(projectKey, endpoint, key, body);
-    const entry = JSON.parse(stored) as { pending?: boolean; fingerprint: string; response?: StoredResponse };
-    if (entry.fingerprint !== fingerprint) {
-      return { kind: 'refused', error: apiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body') };
-    }
-    if (entry.response === undefined) {
-      return { kind: 'refused', error: apiError(409, 'idempotency_conflict', 'A request with this Idempotency-Key is still in progress', { headers: { 'retry-after': 1 } }) };
-    }
-    return { kind: 'replay', response: entry.response };
+    if (entry === undefined || entry.fingerprint !== fingerprint) throw new PulseboardError('idempotency_key_reused');
+    if (entry.state !== 'd') throw new PulseboardError('idempotency_conflict');
+    return { kind: 'replay', response: JSON.parse(entry.payload) as StoredResponse };
   }
+}
+
+const NO_KEY: IdempotencyClaim = { kind: 'none' };
+
+function parseEntry(value: string): { state: string; fingerprint: string; payload: string } | undefined {
+  const first = value.indexOf('|');
+  const second = value.indexOf('|', first + 1);
+  if (first !== 1 || second < 0) return undefined;
+  return { state: value[0]!, fingerprint: value.slice(2, second), payload: value.slice(second + 1) };
 }

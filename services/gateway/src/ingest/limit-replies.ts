@@ -1,9 +1,8 @@
-import type { LimitDecision } from '../limits/limiter.ts';
-import type { ProjectAuth } from '../auth/project-directory.ts';
-import { apiError, type ApiError } from '../replies.ts';
+import { PulseboardError } from '@pulseboard/contracts';
+import type { LimitDecision, LimitSubject } from '../limits/limiter.ts';
+import type { Decided } from './admission.ts';
 
 type Refusal = Extract<LimitDecision, { kind: 'rate_limited' | 'quota_exceeded' }>;
-type Decided = Exclude<LimitDecision, { kind: 'stale' }>;
 
 const WINDOW_TEXT = {
   minute: 'per-minute burst limit',
@@ -13,20 +12,22 @@ const WINDOW_TEXT = {
 } as const;
 
 /** 429 / 402 with the fields of both error shapes; the ingest shape carries the numbers (spec 7). */
-export function limitError(refusal: Refusal): ApiError {
+export function limitError(refusal: Refusal): PulseboardError {
   if (refusal.kind === 'rate_limited') {
-    return apiError(429, 'rate_limit_exceeded', `Rate limit exceeded: ${WINDOW_TEXT[refusal.window]} of ${refusal.limit} reached, retry in ${refusal.retryAfter} s`, {
+    return new PulseboardError('rate_limit_exceeded', {
+      message: `Rate limit exceeded: ${WINDOW_TEXT[refusal.window]} of ${refusal.limit} reached, retry in ${refusal.retryAfter} s`,
       extra: { rate_limit: refusal.limit, current_usage: refusal.used, retry_after: refusal.retryAfter },
       headers: { 'retry-after': refusal.retryAfter },
     });
   }
-  return apiError(402, 'quota_exceeded', `Monthly quota of ${refusal.limit} events exceeded`, {
+  return new PulseboardError('quota_exceeded', {
+    message: `Monthly quota of ${refusal.limit} events exceeded`,
     extra: { quota_limit: refusal.limit, quota_used: refusal.used, quota_reset_at: refusal.resetAt.toISOString() },
   });
 }
 
 /** The six rate-limit headers of spec 4.2: the hourly project window and the burst window. */
-export function rateLimitHeaders(project: ProjectAuth, decision: Decided): Record<string, number> {
+export function rateLimitHeaders(project: Pick<LimitSubject, 'limits'>, decision: Decided): Record<string, number> {
   const { usage, windows } = decision;
   return {
     'x-ratelimit-limit': project.limits.projectHourly,

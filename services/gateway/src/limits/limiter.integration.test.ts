@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { TEST_REDIS_URL, uniqueName } from '@pulseboard/test-kit';
+import { revisionKey } from '../auth/revision.ts';
 import { Limiter, type LimitSubject } from './limiter.ts';
 import { windowsAt } from './windows.ts';
 
@@ -16,9 +17,10 @@ const NOW = Date.UTC(2033, 2, 3, 4, 5, 6);
 
 async function subject(limits: Partial<LimitSubject['limits']> = {}): Promise<LimitSubject> {
   const projectKey = uniqueName('lim');
-  await redis.set(Limiter.revisionKey(projectKey), '1');
+  await redis.set(revisionKey(projectKey), '1');
   return {
     projectKey,
+    revisionKey: revisionKey(projectKey),
     accountId: Math.floor(Math.random() * 1e9) + 1e9,
     revision: 1,
     limits: { burst: 100, projectHourly: 1000, accountHourly: 1e8, globalHourly: 1e9, monthlyQuota: 10000, ...limits },
@@ -53,11 +55,11 @@ describe('Limiter (one Lua call per micro-batch)', () => {
   it('says stale when the cached revision is not the one in Redis, and consumes nothing', async () => {
     const limiter = new Limiter(redis, async () => 0, () => NOW);
     const s = await subject();
-    await redis.set(Limiter.revisionKey(s.projectKey), '2');
+    await redis.set(revisionKey(s.projectKey), '2');
     expect(await limiter.consume(s, 1)).toEqual({ kind: 'stale' });
-    await redis.del(Limiter.revisionKey(s.projectKey));
+    await redis.del(revisionKey(s.projectKey));
     expect(await limiter.consume(s, 1)).toEqual({ kind: 'stale' });
-    await redis.set(Limiter.revisionKey(s.projectKey), '1');
+    await redis.set(revisionKey(s.projectKey), '1');
     expect(await limiter.consume(s, 1)).toMatchObject({ kind: 'allowed', usage: { minute: 1, month: 1 } });
   });
 

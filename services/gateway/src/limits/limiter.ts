@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { RedisClient } from '../redis-client.ts';
-import { pulseboardError } from '@pulseboard/contracts';
+import { PulseboardError } from '@pulseboard/contracts';
 import { windowsAt, type Windows } from './windows.ts';
 import { MicroBatcher } from './micro-batch.ts';
 
@@ -18,10 +18,18 @@ export interface LimitSet {
 export interface LimitSubject {
   projectKey: string;
   accountId: number;
-  /** The project's revision the caller's cache holds; Redis says whether it is current. */
+  /**
+   * A fence the caller owns (auth: the project's revision key, and the revision
+   * its cache holds): the script decides nothing and answers `stale` unless
+   * Redis holds exactly this value there. The key must carry LIMITER_HASH_TAG.
+   */
+  revisionKey: string;
   revision: number;
   limits: LimitSet;
 }
+
+/** Every key the limiter's script touches carries this hash tag, so on Redis Cluster they share one slot. */
+export const LIMITER_HASH_TAG = '{pbrl}';
 
 export interface Usage {
   minute: number;
@@ -57,7 +65,7 @@ type LimitsCommand = (numberOfKeys: number, ...args: string[]) => Promise<string
  * Every limit of a request, atomically: per-minute burst (events), hourly
  * project/account/global (requests) and the monthly quota (events). Concurrent
  * requests are decided together by one Lua call (see micro-batch.ts), each still
- * all or nothing. All keys share the hash tag `{pbrl}`, so the script runs on
+ * all or nothing. All keys share the hash tag LIMITER_HASH_TAG, so the script runs on
  * Redis Cluster too (one slot). The clock is injectable for tests.
  */
 export class Limiter {
@@ -77,20 +85,16 @@ export class Limiter {
     this.batcher = new MicroBatcher((ops) => this.execute(ops), 500, observeBatch);
   }
 
-  static revisionKey(projectKey: string): string {
-    return `{pbrl}:rev:${projectKey}`;
-  }
-
-  /** The Redis keys of a project's counters in the given windows (revision first, quota last). */
-  static keys(subject: Pick<LimitSubject, 'projectKey' | 'accountId'>, w: Windows): [rev: string, minute: string, projectHour: string, accountHour: string, globalHour: string, quota: string] {
+  /** The Redis keys of a request's fence and counters in the given windows (fence first, quota last). */
+  static keys(subject: Pick<LimitSubject, 'projectKey' | 'accountId' | 'revisionKey'>, w: Windows): [rev: string, minute: string, projectHour: string, accountHour: string, globalHour: string, quota: string] {
     const p = subject.projectKey;
     return [
-      Limiter.revisionKey(p),
-      `{pbrl}:m:${p}:${w.minute.id}`,
-      `{pbrl}:hp:${p}:${w.hour.id}`,
-      `{pbrl}:ha:${subject.accountId}:${w.hour.id}`,
-      `{pbrl}:hg:${w.hour.id}`,
-      `{pbrl}:q:${p}:${w.month.id}`,
+      subject.revisionKey,
+      `${LIMITER_HASH_TAG}:m:${p}:${w.minute.id}`,
+      `${LIMITER_HASH_TAG}:hp:${p}:${w.hour.id}`,
+      `${LIMITER_HASH_TAG}:ha:${subject.accountId}:${w.hour.id}`,
+      `${LIMITER_HASH_TAG}:hg:${w.hour.id}`,
+      `${LIMITER_HASH_TAG}:q:${p}:${w.month.id}`,
     ];
   }
 
@@ -181,7 +185,7 @@ export class Limiter {
       const reply = await this.run(keys.length, ...keys, JSON.stringify(ttls), JSON.stringify(packed));
       flat = JSON.parse(reply) as number[];
     } catch (error) {
-      throw pulseboardError('limiter_unavailable', 'the rate limiter (Redis) is unavailable', { retryable: true, status: 503, cause: error });
+      throw new PulseboardError('limiter_unavailable', { message: 'the rate limiter (Redis) is unavailable', cause: error });
     }
     const outcomes: Outcome[] = [];
     for (let i = 0; i < ops.length; i++) outcomes.push(flat.slice(i * 7, i * 7 + 7) as Outcome);

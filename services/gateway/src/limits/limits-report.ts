@@ -1,5 +1,4 @@
-import type { ProjectAuth } from '../auth/project-directory.ts';
-import type { Usage } from './limiter.ts';
+import type { LimitSubject, Usage } from './limiter.ts';
 import type { Windows } from './windows.ts';
 
 export interface LimitStatus {
@@ -19,7 +18,7 @@ function status(limit: number, used: number, reset: number, counts: LimitStatus[
 }
 
 /** Every limit that applies to a project's requests, with its current usage (GET /api/v1/rate_limits). */
-export function limitsReport(project: ProjectAuth, usage: Usage, w: Windows) {
+export function limitsReport(project: Pick<LimitSubject, 'projectKey' | 'limits'>, usage: Usage, w: Windows) {
   const l = project.limits;
   return {
     project_key: project.projectKey,

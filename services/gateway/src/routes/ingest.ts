@@ -1,10 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { GatewayDeps } from '../deps.ts';
-import { countedFailure, errors } from '../replies.ts';
-import { senderAuthHook } from '../ingest/authenticate.ts';
-import { acceptEvents } from '../ingest/accept.ts';
+import { PulseboardError } from '@pulseboard/contracts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { senderHook } from '../auth/sender.ts';
+import { acceptEvents, type IntakeDeps } from '../ingest/accept.ts';
+import { checksFor, type EnvelopeValidator } from '../ingest/envelope-validator.ts';
+import type { IdempotencyStore } from '../ingest/idempotency.ts';
 import { withIdempotency } from '../ingest/idempotent-request.ts';
-import { checksFor } from '../ingest/envelope-validator.ts';
+
+export interface IngestRouteDeps {
+  auth: Pick<Authenticator, 'sender'>;
+  intake: IntakeDeps;
+  idempotency: IdempotencyStore;
+  validator: EnvelopeValidator;
+}
 
 // A response schema lets fastify serialise the 201 with a compiled stringifier.
 const ingestAcceptedSchema = {
@@ -25,42 +33,41 @@ const ingestAcceptedSchema = {
  * the event gets its id and is answered 201 only after Kafka acknowledged it.
  * Errors use the ingest shape `{status:"error", code, message, ...}`.
  */
-export function registerIngestRoute(app: FastifyInstance, deps: GatewayDeps): void {
-  const fail = countedFailure(deps.metrics.requestsRejected, 'ingest', 'ingest');
-
+export function registerIngestRoute(app: FastifyInstance, deps: IngestRouteDeps): void {
+  const idempotent = { idempotency: deps.idempotency, logger: deps.intake.logger };
   app.post(
     '/ingest',
     {
-      config: { errorShape: 'ingest' },
+      config: { errorShape: 'ingest', rejectionsEndpoint: 'ingest' },
       schema: { response: { 201: ingestAcceptedSchema } },
-      onRequest: senderAuthHook(deps, fail),
+      onRequest: senderHook(deps.auth),
     },
     async (request, reply) => {
       const project = request.project!;
       const body = request.body;
       const claimedKey = (body as { project_key?: unknown } | null)?.project_key;
       if (typeof claimedKey === 'string' && claimedKey !== project.projectKey) {
-        return fail(reply, errors.forbidden(`project_key "${claimedKey}" differs from the project of the API key`));
+        throw new PulseboardError('forbidden', { message: `project_key "${claimedKey}" differs from the project of the API key` });
       }
-      return withIdempotency(deps, request, reply, { endpoint: 'ingest', projectKey: project.projectKey, fail }, async () => {
-        const result = await acceptEvents(deps, {
+      return withIdempotency(idempotent, request, reply, { endpoint: 'ingest', projectKey: project.projectKey }, async (attempt) => {
+        const result = await acceptEvents(deps.intake, {
           endpoint: 'ingest',
           project,
           apiKey: request.apiKey!,
           events: [body],
           details: checksFor(deps.validator, request).envelope(body),
+          resume: attempt.resume,
+          beforePublish: attempt.record,
         });
-        if (!result.ok) return { error: result.error };
-        const { decision } = result;
         return {
           status: 201,
           body: {
             status: 'accepted',
             event_id: result.ids[0]!,
             message: 'Event accepted for processing',
-            quota_used: decision.usage.month,
+            quota_used: result.decision.usage.month,
             quota_limit: result.project.limits.monthlyQuota,
-            rate_limit_remaining: Math.max(0, result.project.limits.burst - decision.usage.minute),
+            rate_limit_remaining: Math.max(0, result.project.limits.burst - result.decision.usage.minute),
           },
         };
       });

@@ -1,10 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { GatewayDeps } from '../deps.ts';
-import type { ProjectAuth } from '../auth/project-directory.ts';
-import { isApiError, readableProjects, resolvePrincipal } from '../auth/principal.ts';
-import { admit } from '../ingest/admission.ts';
+import type { Pool } from '@pulseboard/db';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { ProjectAuth, ProjectDirectory } from '../auth/project-directory.ts';
+import { principalHook, readableProjects } from '../auth/principal.ts';
+import { admit, type AdmissionDeps } from '../ingest/admission.ts';
 import { limitsReport } from '../limits/limits-report.ts';
-import { errors, sendError, type ApiError } from '../replies.ts';
+import { notFound } from '../error-handler.ts';
+
+export interface RateLimitRouteDeps {
+  auth: Pick<Authenticator, 'principal'>;
+  admission: AdmissionDeps;
+  directory: Pick<ProjectDirectory, 'byKey'>;
+  pool: Pool;
+}
 
 const querySchema = {
   type: 'object',
@@ -19,35 +27,38 @@ const querySchema = {
  *   `{data: [{project_key, limits}, ...]}`; `?project_key=` narrows the list to
  *   one (404 `not_found` when it is not the account's).
  */
-export function registerRateLimitRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  app.get<{ Querystring: { project_key?: string } }>('/api/v1/rate_limits', { schema: { querystring: querySchema } }, async (request, reply) => {
-    const principal = await resolvePrincipal(request, deps);
-    if (isApiError(principal)) return sendError(reply, 'envelope', principal);
-    const requested = request.query.project_key;
+export function registerRateLimitRoutes(app: FastifyInstance, deps: RateLimitRouteDeps): void {
+  // A read of zero events: never refused, consumes nothing, re-reads the project if it changed.
+  const reportFor = async (project: ProjectAuth, apiKey?: string) => {
+    const admission = await admit(deps.admission, project, apiKey === undefined ? { events: 0, consume: false } : { apiKey, events: 0, consume: false });
+    return limitsReport(admission.project, admission.decision.usage, admission.decision.windows);
+  };
 
-    if (principal.kind === 'project') {
-      if (requested !== undefined && requested !== principal.project.projectKey) return sendError(reply, 'envelope', errors.notFound('Project'));
-      const report = await reportFor(principal.project, principal.apiKey);
-      return isApiError(report) ? sendError(reply, 'envelope', report) : reply.send({ data: report });
-    }
+  app.get<{ Querystring: { project_key?: string } }>(
+    '/api/v1/rate_limits',
+    { onRequest: principalHook(deps.auth), schema: { querystring: querySchema } },
+    async (request, reply) => {
+      const principal = request.principal!;
+      const requested = request.query.project_key;
+      if (principal.kind === 'project') {
+        if (requested !== undefined && requested !== principal.project.projectKey) throw notFound('Project');
+        return reply.send({ data: await reportFor(principal.project, principal.apiKey) });
+      }
 
-    const keys = await readableProjects(principal, deps.pool, requested);
-    if (requested !== undefined && keys.length === 0) return sendError(reply, 'envelope', errors.notFound('Project'));
-    const reports = [];
-    for (const key of keys) {
-      const project = await deps.directory.byKey(key);
-      if (project === undefined || project.deleted) continue;
-      const report = await reportFor(project);
-      if (!isApiError(report)) reports.push(report);
-    }
-    return reply.send({ data: reports });
-  });
-
-  async function reportFor(project: ProjectAuth, apiKey?: string): Promise<ReturnType<typeof limitsReport> | ApiError> {
-    // A read of zero events: never refused, consumes nothing, re-reads the project if it changed.
-    const admission = await admit(deps, project, apiKey === undefined ? { events: 0, consume: false } : { apiKey, events: 0, consume: false });
-    if (!admission.ok) return admission.error;
-    const { decision } = admission;
-    return limitsReport(admission.project, decision.usage, decision.windows);
-  }
+      const keys = await readableProjects(principal, deps.pool, requested);
+      if (requested !== undefined && keys.length === 0) throw notFound('Project');
+      const reports = [];
+      for (const key of keys) {
+        const project = await deps.directory.byKey(key);
+        if (project === undefined || project.deleted) continue;
+        // A project deleted meanwhile is left out, like one deleted before.
+        const report = await reportFor(project).catch((error: unknown) => {
+          if ((error as { code?: unknown }).code === 'project_not_found') return undefined;
+          throw error;
+        });
+        if (report !== undefined) reports.push(report);
+      }
+      return reply.send({ data: reports });
+    },
+  );
 }

@@ -1,14 +1,26 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_BATCH_EVENTS } from '@pulseboard/contracts';
-import type { GatewayDeps } from '../deps.ts';
-import { countedFailure, errors } from '../replies.ts';
-import { senderAuthHook } from '../ingest/authenticate.ts';
-import { checksFor } from '../ingest/envelope-validator.ts';
-import { acceptEvents } from '../ingest/accept.ts';
+import type { FastifyInstance } from 'fastify';
+import { MAX_BATCH_EVENTS, PulseboardError } from '@pulseboard/contracts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { senderHook } from '../auth/sender.ts';
+import type { GatewayMetrics } from '../metrics.ts';
+import { acceptEvents, type IntakeDeps } from '../ingest/accept.ts';
+import { checksFor, type EnvelopeValidator } from '../ingest/envelope-validator.ts';
+import type { IdempotencyStore } from '../ingest/idempotency.ts';
 import { headerValue, withIdempotency, type Produced } from '../ingest/idempotent-request.ts';
 import { rateLimitHeaders } from '../ingest/limit-replies.ts';
+import type { RuleOutcomeWaiter, RuleOutcomeWatch } from '../ingest/rule-outcomes.ts';
 import { webhookAccepted } from '../ingest/webhook-replies.ts';
-import type { RuleOutcomeWatch } from '../ingest/rule-outcomes.ts';
+
+export interface WebhookRouteDeps {
+  auth: Pick<Authenticator, 'sender'>;
+  intake: IntakeDeps;
+  idempotency: IdempotencyStore;
+  validator: EnvelopeValidator;
+  metrics: Pick<GatewayMetrics, 'webhookBatchEvents'>;
+  /** The rule engine's outcomes; absent until a rule engine exists (answers are then 202). */
+  ruleOutcomes: RuleOutcomeWaiter | undefined;
+  outcomeTimeoutMs: number;
+}
 
 /** The project keys a webhooks body names: its own `project_key` and, in a batch, each event's. */
 function claimedProjectKeys(body: unknown, batch: boolean): { where: string; key: string }[] {
@@ -37,18 +49,20 @@ function isBatch(body: unknown): boolean {
  * (spec 5.1: a key on every request that sends events) and must belong to that
  * project (403 otherwise). Each event counts against burst and quota, the
  * request once against the hourly limits; every answer after the limit check
- * carries the six rate-limit headers. Errors use the envelope shape.
+ * carries the six rate-limit headers. A batch of more than 100 events can never
+ * succeed: it is 400 before any limit is looked at (CONTRACT Limits), so no
+ * client is told to wait and retry it. Errors use the envelope shape.
  */
-export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): void {
-  const fail = countedFailure(deps.metrics.requestsRejected, 'webhooks', 'envelope');
-
+export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): void {
+  const idempotent = { idempotency: deps.idempotency, logger: deps.intake.logger };
   app.post(
     '/api/v1/webhooks',
     {
+      config: { rejectionsEndpoint: 'webhooks' },
       // Authenticate, and check the header's project, before the body is even read.
-      onRequest: senderAuthHook(deps, fail, (request, project) => {
+      onRequest: senderHook(deps.auth, (request, project) => {
         const named = headerValue(request.headers['x-project-key']);
-        return named !== undefined && named !== project.projectKey ? errors.forbidden(`X-Project-Key "${named}" is not the project of the API key`) : undefined;
+        return named !== undefined && named !== project.projectKey ? new PulseboardError('forbidden', { message: `X-Project-Key "${named}" is not the project of the API key` }) : undefined;
       }),
     },
     async (request, reply) => {
@@ -56,37 +70,38 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: GatewayDeps): 
       const body = request.body;
       const batch = isBatch(body);
       const foreign = claimedProjectKeys(body, batch).find((c) => c.key !== project.projectKey);
-      if (foreign !== undefined) {
-        return fail(reply, errors.forbidden(`${foreign.where} "${foreign.key}" is not the project of the API key`));
-      }
-      return withIdempotency(deps, request, reply, { endpoint: 'webhooks', projectKey: project.projectKey, fail }, async (): Promise<Produced> => {
-        const events: unknown[] = batch ? ((body as { events?: unknown }).events as unknown[]) : [body];
-        const checks = checksFor(deps.validator, request);
-        const details = batch ? checks.webhookBatch(body) : checks.webhookEvent(body);
+      if (foreign !== undefined) throw new PulseboardError('forbidden', { message: `${foreign.where} "${foreign.key}" is not the project of the API key` });
+      const events: unknown[] = batch ? ((body as { events?: unknown }).events as unknown[]) : [body];
+      const checks = checksFor(deps.validator, request);
+      const details = batch ? checks.webhookBatch(body) : checks.webhookEvent(body);
+      if (Array.isArray(events) && events.length > MAX_BATCH_EVENTS) throw new PulseboardError('validation_error', { details: details ?? {} });
+
+      return withIdempotency(idempotent, request, reply, { endpoint: 'webhooks', projectKey: project.projectKey }, async (attempt): Promise<Produced> => {
         let watch: RuleOutcomeWatch | undefined;
-        const result = await acceptEvents(deps, {
+        let headers: Record<string, number> | undefined;
+        const result = await acceptEvents(deps.intake, {
           endpoint: 'webhooks',
           project,
           apiKey: request.apiKey!,
-          // A malformed batch is answered 400 after the limit check; it is checked as the events it
-          // could at most hold, so a 150-event batch is told it is too large rather than to wait.
-          events: Array.isArray(events) ? events.slice(0, MAX_BATCH_EVENTS) : [body],
+          // A batch that is not an array counts as one request of one event; it is refused (400) after the limit check.
+          events: Array.isArray(events) ? events : [body],
           details,
-          beforePublish: (ids) => {
-            watch = deps.ruleOutcomes?.watch(project.projectKey, ids);
+          resume: attempt.resume,
+          onDecided: (decided, decision) => {
+            headers = rateLimitHeaders(decided, decision);
+            reply.headers(headers);
+          },
+          beforePublish: (published) => {
+            attempt.record?.(published);
+            watch = deps.ruleOutcomes?.watch(project.projectKey, published.ids);
           },
         }).catch((error: unknown) => {
           watch?.cancel();
           throw error;
         });
-        if (!result.ok) {
-          const headers = result.decision === undefined ? undefined : rateLimitHeaders(result.project!, result.decision);
-          return headers === undefined ? { error: result.error } : { error: result.error, headers };
-        }
         if (batch) deps.metrics.webhookBatchEvents.observe(result.ids.length);
-        const outcomes = watch === undefined ? undefined : await watch.result(deps.env.WEBHOOK_OUTCOME_TIMEOUT_MS);
-        const response = webhookAccepted(result.ids, result.receivedAt, batch, outcomes);
-        return { ...response, headers: rateLimitHeaders(result.project, result.decision) };
+        const outcomes = watch === undefined ? undefined : await watch.result(deps.outcomeTimeoutMs);
+        return { ...webhookAccepted(result.ids, result.receivedAt, batch, outcomes), ...(headers === undefined ? {} : { headers }) };
       });
     },
   );

@@ -1,7 +1,27 @@
 import type { Pool } from '@pulseboard/db';
-import type { Page } from '../routes/pagination.ts';
-import type { TileRecord } from './present.ts';
-import type { CreateTileBody, UpdateTileBody } from './tile-schemas.ts';
+import type { Page } from '../params/pagination.ts';
+
+export interface TileRecord {
+  id: number;
+  project_key: string;
+  name: string;
+  kind: string;
+  rule: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  position: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewTile {
+  name: string;
+  kind: string;
+  rule: Record<string, unknown>;
+  settings?: Record<string, unknown> | undefined;
+  position?: number | undefined;
+}
+
+export type TileChanges = Partial<NewTile>;
 
 const COLUMNS = 't.id, t.project_key, t.name, t.kind, t.rule, t.settings, t.position, t.created_at, t.updated_at';
 
@@ -26,7 +46,7 @@ export async function findTile(pool: Pool, projectKeys: string[], id: number): P
   return rows[0];
 }
 
-export async function insertTile(pool: Pool, projectKey: string, body: CreateTileBody): Promise<TileRecord> {
+export async function insertTile(pool: Pool, projectKey: string, body: NewTile): Promise<TileRecord> {
   const { rows } = await pool.query<TileRecord>(
     `INSERT INTO tiles AS t (project_key, name, kind, rule, settings, position)
      VALUES ($1, $2, $3, $4, $5, coalesce($6, (SELECT coalesce(max(position) + 1, 0) FROM tiles WHERE project_key = $1)))
@@ -39,7 +59,7 @@ export async function insertTile(pool: Pool, projectKey: string, body: CreateTil
 // Columns an update may set; names fixed here, values always parameters.
 const UPDATABLE = ['name', 'kind', 'rule', 'settings', 'position'] as const;
 
-export async function updateTile(pool: Pool, id: number, body: UpdateTileBody): Promise<TileRecord | undefined> {
+export async function updateTile(pool: Pool, id: number, body: TileChanges): Promise<TileRecord | undefined> {
   const sets: string[] = [];
   const params: unknown[] = [id];
   for (const column of UPDATABLE) {

@@ -1,6 +1,6 @@
 import type { Pool } from '@pulseboard/db';
-import { hasFilters, type EventFilters } from './event-filters.ts';
-import type { Page } from './pagination.ts';
+import { hasFilters, type EventFilters } from '../params/event-filters.ts';
+import type { Page } from '../params/pagination.ts';
 
 export interface EventRow {
   id: number;

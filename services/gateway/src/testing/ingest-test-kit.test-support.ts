@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { Redis } from 'ioredis';
 import { envelope, provisionProject, request, TEST_ADMIN_TOKEN, TEST_REDIS_URL, topicMessageCount, type JsonResponse } from '@pulseboard/test-kit';
-import { startTestGateway } from './test-gateway.ts';
+import { startTestGateway } from './test-gateway.test-support.ts';
 import type { GatewayOverrides } from '../service.ts';
 
 export type Project = Awaited<ReturnType<typeof provisionProject>>;

@@ -1,0 +1,16 @@
+import type { FastifyRequest } from 'fastify';
+import { PulseboardError } from '@pulseboard/contracts';
+import { bearerToken, credentialKind, hashSecret, sameHash } from './credentials.ts';
+
+/** onRequest guard for /api/v1/admin/*: only ADMIN_TOKEN, compared (as hashes) in constant time. */
+export function adminGuard(adminToken: string) {
+  const expected = hashSecret(adminToken);
+  return async (request: FastifyRequest): Promise<void> => {
+    if (adminToken === '') throw new PulseboardError('not_found', { message: 'The admin API is disabled: set ADMIN_TOKEN' });
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) throw new PulseboardError('authentication_required');
+    if (sameHash(hashSecret(token), expected)) return;
+    if (credentialKind(token) !== 'unknown') throw new PulseboardError('forbidden', { message: 'The admin API takes the admin token' });
+    throw new PulseboardError('invalid_admin_token');
+  };
+}

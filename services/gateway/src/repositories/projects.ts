@@ -1,0 +1,184 @@
+import type { Pool, PoolClient } from 'pg';
+import type { Page } from '../params/pagination.ts';
+import { isUniqueViolation } from './unique-violation.ts';
+
+export interface ProjectRecord {
+  project_key: string;
+  account_id: number;
+  name: string;
+  api_key_prefix: string;
+  burst_limit: number | null;
+  hourly_request_limit: number | null;
+  monthly_quota: number;
+  settings: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const PROJECT_COLUMNS = 'project_key, account_id, name, api_key_prefix, burst_limit, hourly_request_limit, monthly_quota, settings, created_at, updated_at';
+
+/** What authentication keeps of a project: its key's hash, revision and limits (account's hourly limit included). */
+export interface ProjectAuthRow {
+  project_key: string;
+  account_id: number;
+  name: string;
+  revision: number;
+  api_key_hash: Buffer;
+  deleted_at: Date | null;
+  burst_limit: number | null;
+  hourly_request_limit: number | null;
+  account_hourly_request_limit: number | null;
+  monthly_quota: number;
+}
+
+const SELECT_PROJECT_AUTH = `
+  SELECT p.project_key, p.account_id, p.name, p.revision, p.api_key_hash, p.deleted_at,
+         p.burst_limit, p.hourly_request_limit, a.hourly_request_limit AS account_hourly_request_limit, p.monthly_quota
+    FROM projects p JOIN accounts a ON a.id = p.account_id`;
+
+/** A project (deleted ones too) by the hash of its API key or by its key. */
+export async function findProjectAuth(pool: Pool, by: { apiKeyHash: Buffer } | { projectKey: string }): Promise<ProjectAuthRow | undefined> {
+  const { rows } =
+    'apiKeyHash' in by
+      ? await pool.query<ProjectAuthRow>(`${SELECT_PROJECT_AUTH} WHERE p.api_key_hash = $1`, [by.apiKeyHash])
+      : await pool.query<ProjectAuthRow>(`${SELECT_PROJECT_AUTH} WHERE p.project_key = $1`, [by.projectKey]);
+  return rows[0];
+}
+
+/** Tells Redis (every gateway) a project's new revision; see auth/revision.ts. */
+export type RevisionPublisher = (projectKey: string, revision: number) => Promise<void>;
+
+/**
+ * Changes a project row in a transaction that also bumps its revision, and
+ * publishes the new revision before committing: from that moment every
+ * gateway's cached copy is stale and is re-read, so an old key or limit is
+ * refused on the very next request. On failure the revision Postgres still
+ * holds is published again.
+ */
+async function changeProject<T>(pool: Pool, projectKey: string, publish: RevisionPublisher, change: (client: PoolClient) => Promise<T | undefined>): Promise<T | undefined> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await change(client);
+    if (result === undefined) {
+      await client.query('ROLLBACK');
+      return undefined;
+    }
+    const { rows } = await client.query<{ revision: number }>('UPDATE projects SET revision = revision + 1, updated_at = now() WHERE project_key = $1 RETURNING revision', [projectKey]);
+    await publish(projectKey, rows[0]!.revision);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    const { rows } = await pool.query<{ revision: number }>('SELECT revision FROM projects WHERE project_key = $1', [projectKey]).catch(() => ({ rows: [] as { revision: number }[] }));
+    if (rows[0] !== undefined) await publish(projectKey, rows[0].revision).catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface NewProject {
+  project_key: string;
+  name: string;
+  monthly_quota: number;
+  burst_limit?: number | undefined;
+  hourly_request_limit?: number | undefined;
+}
+
+/** Creates a project of an account with its key's hash; `no_account` or `taken` (the project key) otherwise. */
+export async function insertProject(pool: Pool, accountId: number, p: NewProject, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | 'no_account' | 'taken'> {
+  try {
+    const { rows } = await pool.query<ProjectRecord>(
+      `INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, burst_limit, hourly_request_limit)
+       SELECT $2, id, $3, $4, $5, $6, $7, $8 FROM accounts WHERE id = $1
+       RETURNING ${PROJECT_COLUMNS}`,
+      [accountId, p.project_key, p.name, key.hash, key.prefix, p.monthly_quota, p.burst_limit ?? null, p.hourly_request_limit ?? null],
+    );
+    return rows[0] ?? 'no_account';
+  } catch (error) {
+    if (isUniqueViolation(error)) return 'taken';
+    throw error;
+  }
+}
+
+/** A live project of an account, or undefined. */
+export async function findLiveProject(pool: Pool, accountId: number, projectKey: string): Promise<ProjectRecord | undefined> {
+  const { rows } = await pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE project_key = $1 AND account_id = $2 AND deleted_at IS NULL`, [projectKey, accountId]);
+  return rows[0];
+}
+
+/** The live projects of an account, ordered by key. */
+export async function listAccountProjects(pool: Pool, accountId: number): Promise<ProjectRecord[]> {
+  const { rows } = await pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key`, [accountId]);
+  return rows;
+}
+
+/** The keys of an account's live projects, ordered, narrowed to `requested` when given. */
+export async function liveProjectKeys(pool: Pool, accountId: number, requested?: string): Promise<string[]> {
+  const { rows } = await pool.query<{ project_key: string }>(
+    'SELECT project_key FROM projects WHERE account_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR project_key = $2) ORDER BY project_key',
+    [accountId, requested ?? null],
+  );
+  return rows.map((r) => r.project_key);
+}
+
+/** One page of live projects (one project, or an account's), ordered by key, with the exact total (an account has few). */
+export async function listLiveProjects(pool: Pool, scope: { projectKey: string } | { accountId: number }, page: Page): Promise<{ rows: ProjectRecord[]; total: number }> {
+  const [where, params]: [string, unknown[]] = 'projectKey' in scope ? ['project_key = $1 AND deleted_at IS NULL', [scope.projectKey]] : ['account_id = $1 AND deleted_at IS NULL', [scope.accountId]];
+  const [rows, count] = await Promise.all([
+    pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE ${where} ORDER BY project_key LIMIT $2 OFFSET $3`, [...params, page.perPage, page.offset]),
+    pool.query<{ total: number }>(`SELECT count(*)::bigint AS total FROM projects WHERE ${where}`, params),
+  ]);
+  return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
+}
+
+export interface ProjectChanges {
+  name?: string | undefined;
+  settings?: Record<string, unknown> | undefined;
+  monthly_quota?: number | undefined;
+  burst_limit?: number | null | undefined;
+  hourly_request_limit?: number | null | undefined;
+}
+
+// Columns an update may set; names are fixed here, values always travel as parameters.
+const UPDATABLE = ['name', 'settings', 'monthly_quota', 'burst_limit', 'hourly_request_limit'] as const;
+
+/** Applies a validated update; limit changes reach every gateway on the next request (revision bump). */
+export async function updateProject(pool: Pool, publish: RevisionPublisher, projectKey: string, changes: ProjectChanges): Promise<ProjectRecord | undefined> {
+  const sets: string[] = [];
+  const params: unknown[] = [projectKey];
+  for (const column of UPDATABLE) {
+    const value = changes[column];
+    if (value === undefined) continue;
+    params.push(column === 'settings' ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${params.length}`);
+  }
+  return changeProject(pool, projectKey, publish, async (client) => {
+    const { rows } = await client.query<ProjectRecord>(
+      `UPDATE projects SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE project_key = $1 AND deleted_at IS NULL RETURNING ${PROJECT_COLUMNS}`,
+      params,
+    );
+    return rows[0];
+  });
+}
+
+/** Replaces the project's API key (its hash and prefix); the old one is refused on the next request everywhere. */
+export async function replaceApiKey(pool: Pool, publish: RevisionPublisher, projectKey: string, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | undefined> {
+  return changeProject(pool, projectKey, publish, async (client) => {
+    const { rows } = await client.query<ProjectRecord>(
+      `UPDATE projects SET api_key_hash = $2, api_key_prefix = $3 WHERE project_key = $1 AND deleted_at IS NULL RETURNING ${PROJECT_COLUMNS}`,
+      [projectKey, key.hash, key.prefix],
+    );
+    return rows[0];
+  });
+}
+
+/** Soft delete: the project's events stay; its key answers project_not_found from the next request on. */
+export async function softDeleteProject(pool: Pool, publish: RevisionPublisher, projectKey: string): Promise<boolean> {
+  const deleted = await changeProject(pool, projectKey, publish, async (client) => {
+    const { rowCount } = await client.query('UPDATE projects SET deleted_at = now() WHERE project_key = $1 AND deleted_at IS NULL', [projectKey]);
+    return rowCount === 0 ? undefined : true;
+  });
+  return deleted === true;
+}
