@@ -116,6 +116,42 @@ describe('bad input on the ingest endpoints (413, gzip, 415, 400, 404) and a fuz
     expect(produced.find((e) => e.id === accepted.body.event_id)?.name).toBe('café 💥');
   });
 
+  it('refuses attributes nested deeper than 32 levels, and numbers beyond the finite (1e400), with 400 details.attributes on every ingest path, never a 500', async () => {
+    // Hand-written JSON text: JSON.stringify cannot write 1e400 (it is Infinity once parsed), nor 5000 levels.
+    const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{"leaf":true}${'}'.repeat(levels - 1)}`;
+    const event = (attributes: string, withKey = true) =>
+      `{${withKey ? `"project_key":"${project.projectKey}",` : ''}"type":"metric","name":"cpu_usage","timestamp":"${new Date().toISOString()}","attributes":${attributes}}`;
+    const tooDeep = ['is nested too deeply (maximum is 32 levels)'];
+    const notFinite = ['must contain only finite numbers'];
+    for (const [attributes, message] of [
+      [nested(33), tooDeep],
+      [nested(5000), tooDeep],
+      [`[${'['.repeat(100_000)}${']'.repeat(100_000)}]`, ['must be an object', ...tooDeep]],
+      ['{"value":1e400}', notFinite],
+      [`{"deep":${nested(20).replace('true', '-1E+999')}}`, notFinite],
+    ] as const) {
+      const ingest = await gw.expectProducedNothing(() => post('/ingest', event(attributes)));
+      expect(ingest.status).toBe(400);
+      expect(ingest.body).toEqual({ status: 'error', code: 'validation_error', message: expect.any(String), details: { attributes: message } });
+      const single = await post('/api/v1/webhooks', event(attributes, false));
+      expect(single.status).toBe(400);
+      expect(single.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { attributes: message } } });
+      const batch = await gw.expectProducedNothing(() => post('/api/v1/webhooks', `{"events":[${event('{"ok":1}')},${event(attributes)}]}`, { 'idempotency-key': `deep-${Math.random()}` }));
+      expect(batch.status).toBe(400);
+      expect(batch.body.error.details).toEqual({ 'events[1].attributes': message });
+    }
+    // 32 levels and the largest finite numbers are fine, and stored as sent.
+    const accepted = await post('/ingest', event(`{"max":1.7976931348623157e308,"tiny":5e-324,"deep":${nested(31)}}`));
+    expect(accepted.status).toBe(201);
+    const produced = (await readTopic(gw.topic)).map((m) => JSON.parse(m.value!) as { id: number; attributes: { max: number; tiny: number } });
+    expect(produced.find((e) => e.id === accepted.body.event_id)?.attributes).toMatchObject({ max: Number.MAX_VALUE, tiny: Number.MIN_VALUE });
+    // Nesting does not get around the body limit: over 1 MiB is 413 before anything looks inside.
+    const huge = event(`{"a":${'['.repeat(MiB / 2)}${']'.repeat(MiB / 2)}}`);
+    const refused = await gw.expectProducedNothing(() => post('/ingest', huge));
+    expect(refused.status).toBe(413);
+    expect(refused.body.code).toBe('payload_too_large');
+  });
+
   it('answers 404 not_found in the envelope shape for unknown routes', async () => {
     for (const [method, path] of [
       ['GET', '/api/v1/nothing-here'],

@@ -125,6 +125,30 @@ describe('tiles API: create, read, update, delete', () => {
     expect((await request(url('/api/v1/tiles'), { token: p.apiKey })).body.data.map((t: { name: string }) => t.name)).toEqual(['ok']);
   });
 
+  it('bounds free-form JSON as event attributes are: 32 levels, finite numbers, 400 with details (tile rule and settings, project settings)', async () => {
+    const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
+    const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+    const post = (path: string, method: string, body: string) =>
+      request(url(path), { method, token: p.apiKey, rawBody: body, headers: { 'content-type': 'application/json' } });
+    const tile = (fields: string) => `{"name":"CPU","kind":"metric","rule":${JSON.stringify(rule)},${fields}}`;
+    const tooDeep = ['is nested too deeply (maximum is 32 levels)'];
+
+    const deepSettings = await post('/api/v1/tiles', 'POST', tile(`"settings":${nested(3000)}`));
+    expect(deepSettings.status).toBe(400);
+    expect(deepSettings.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { settings: tooDeep } } });
+    const deepRule = await post('/api/v1/tiles', 'POST', `{"name":"CPU","kind":"metric","rule":{"filter":${nested(3000)}}}`);
+    expect(deepRule.status).toBe(400);
+    expect(deepRule.body.error.details).toEqual({ rule: tooDeep });
+    const huge = await post('/api/v1/tiles', 'POST', tile('"settings":{"threshold":1e400}'));
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.details).toEqual({ settings: ['must contain only finite numbers'] });
+    const project = await post(`/api/v1/projects/${p.projectKey}`, 'PUT', `{"settings":${nested(40)}}`);
+    expect(project.status).toBe(400);
+    expect(project.body.error.details).toEqual({ settings: tooDeep });
+    expect((await request(url('/api/v1/tiles'), { token: p.apiKey })).body.data).toEqual([]);
+    expect((await post('/api/v1/tiles', 'POST', tile(`"settings":${nested(32)}`))).status).toBe(201);
+  });
+
   it('does not answer tile state: that comes with the rule engine', async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     const created = await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'x', kind: 'metric', rule } });

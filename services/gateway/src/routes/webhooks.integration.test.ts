@@ -107,6 +107,34 @@ describe('POST /api/v1/webhooks (spec 4.2, 5, 8; CONTRACT Webhooks endpoint)', (
     expect(notArray.body.error.details).toEqual({ events: ['must be an array'] });
   });
 
+  it('refuses a batch over 100 events with 400 whatever the limits say: it can never succeed, so no client is told to wait (CONTRACT Limits)', async () => {
+    clock.set(START);
+    const project = await gw.provision({ burstLimit: 5, hourlyLimit: 3 });
+    const batch = (n: number) => ({ events: Array.from({ length: n }, (_, i) => envelope(project.projectKey, { attributes: { i } })) });
+    expect((await gw.webhook(project, batch(2))).status).toBe(202);
+    const used = async () => {
+      const limits = await gw.rateLimits(project);
+      return [limits.burst_per_minute.used, limits.project_hourly_requests.used, limits.monthly_quota.used];
+    };
+    expect(await used()).toEqual([2, 1, 2]);
+
+    // The minute already holds events (a batch of 101 would also overrun the burst of 5) ...
+    const overLimit = await gw.expectProducedNothing(() => gw.webhook(project, batch(101)));
+    expect(overLimit.status).toBe(400);
+    expect(overLimit.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { events: ['is too long (maximum is 100 items)'] } } });
+    // ... and no limit was looked at: no rate-limit headers, nothing consumed.
+    expect(overLimit.headers.get('retry-after')).toBeNull();
+    expect(overLimit.headers.get('x-burst-remaining')).toBeNull();
+    expect(await used()).toEqual([2, 1, 2]);
+
+    // With the burst and the hour used up, a fitting batch is 429 and a batch over 100 still 400.
+    expect((await gw.webhook(project, batch(3))).status).toBe(202);
+    expect((await gw.webhook(project, batch(1))).status).toBe(429);
+    const exhausted = await gw.webhook(project, { events: [...batch(150).events.slice(0, 149), { type: 'nope' }] });
+    expect(exhausted.status).toBe(400);
+    expect(exhausted.body.error.details).toEqual({ events: ['is too long (maximum is 100 items)'], 'events[149].type': ['is not included in the list'], 'events[149].name': ["can't be blank"], 'events[149].timestamp': ["can't be blank"], 'events[149].attributes': ["can't be blank"] });
+  });
+
   it('validates a batch all or nothing: 400 with details keyed events[i].field, nothing produced or counted', async () => {
     clock.set(START);
     const project = await gw.provision({ burstLimit: 50 });
