@@ -40,7 +40,7 @@ const BODY_ERRORS: Record<string, () => PulseboardError> = {
  * the rest are mapped, and anything unexpected is `internal_error`, which
  * shows no internals.
  */
-export function toPulseboardError(error: FastifyError, request: FastifyRequest): PulseboardError {
+function toPulseboardError(error: FastifyError, request: FastifyRequest): PulseboardError {
   if (isErrorCode(error.code)) return error as PulseboardError;
   if (error.validation !== undefined) {
     const where = error.validationContext ?? 'body';
@@ -63,7 +63,7 @@ export function toPulseboardError(error: FastifyError, request: FastifyRequest):
  * fields carry the numbers of a 429 or 402), `{error:{code, message, details?}}`
  * elsewhere. Internal codes are shown as the public code their entry names.
  */
-export function sendError(reply: FastifyReply, shape: ErrorShape, error: PulseboardError): FastifyReply {
+function sendError(reply: FastifyReply, shape: ErrorShape, error: PulseboardError): FastifyReply {
   const face = publicFace(error);
   if (error.headers !== undefined) reply.headers(error.headers);
   if (face.retryAfterSeconds !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', face.retryAfterSeconds);

@@ -6,7 +6,6 @@ import {
   toValidationDetails,
   webhookBatchSchema,
   webhookEventSchema,
-  type EventEnvelope,
   type ValidationDetails,
 } from '@pulseboard/contracts';
 
@@ -35,7 +34,7 @@ const ITEM_PATH = /^\/events\/(\d+)(\/.*)?$/;
  * event's would be, under the prefix `events[i].`; the rest (too many events,
  * no array) under their own field.
  */
-export function batchDetails(errors: readonly ErrorObject[], body: unknown): ValidationDetails {
+function batchDetails(errors: readonly ErrorObject[], body: unknown): ValidationDetails {
   const events = (body as { events?: unknown[] }).events ?? [];
   const outer: ErrorObject[] = [];
   const byItem = new Map<number, ErrorObject[]>();
@@ -79,8 +78,4 @@ export function createEnvelopeValidator(): EnvelopeValidator {
 /** The checks for this request's body: the cheaper ones when its JSON text could not hold unstorable text. */
 export function checksFor(validator: EnvelopeValidator, request: { bodyEscapeFree?: boolean }): EnvelopeChecks {
   return request.bodyEscapeFree === true ? validator.escapeFree : validator;
-}
-
-export function isEnvelope(body: unknown, validator: EnvelopeValidator): body is EventEnvelope {
-  return validator.envelope(body) === null;
 }

@@ -8,7 +8,7 @@ import type { EventIdAllocator } from './event-id-allocator.ts';
  * Only the envelope's own fields travel on; unknown top-level fields are dropped.
  * The project is the authenticated one (a webhook event may omit project_key).
  */
-export function toIngestedEvent(id: number, project: ProjectAuth, e: WebhookEvent, receivedAt: string): IngestedEvent {
+function toIngestedEvent(id: number, project: ProjectAuth, e: WebhookEvent, receivedAt: string): IngestedEvent {
   const event: IngestedEvent = {
     id,
     project_key: project.projectKey,

@@ -1,5 +1,5 @@
 /** Event ids on /api/v1/webhooks are strings with a prefix (CONTRACT: `evt_<id>`). */
-export function webhookEventId(id: number): string {
+function webhookEventId(id: number): string {
   return `evt_${id}`;
 }
 

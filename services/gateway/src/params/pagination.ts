@@ -6,7 +6,7 @@ export interface Page {
   offset: number;
 }
 
-export const MAX_PER_PAGE = 100;
+const MAX_PER_PAGE = 100;
 
 /** `page` ≥ 1 (default 1), `per_page` ≥ 1 (default 25, clamped to 100); anything else is a validation error. */
 export function parsePage(query: Record<string, unknown>): { ok: true; page: Page } | { ok: false; details: ValidationDetails } {
