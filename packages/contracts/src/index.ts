@@ -4,3 +4,7 @@ export * from './validation.ts';
 export * from './error-catalog.ts';
 export * from './topics.ts';
 export * from './webhook-request.schema.ts';
+export * from './path-validation-details.ts';
+export * from './tile-rule.schema.ts';
+export * from './tile-rule-checks.ts';
+export * from './tile-change.schema.ts';

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { isCommonIsoDateTime } from './iso-date-time.ts';
+import { ATTRIBUTE_PATH_PATTERN, DURATION_PATTERN } from './tile-rule.schema.ts';
 
 /** `details` of a validation error: field name → messages (spec 7). */
 export type ValidationDetails = Record<string, string[]>;
@@ -109,9 +110,16 @@ const TYPE_MESSAGES: Record<string, string> = {
   boolean: 'must be true or false',
   array: 'must be an array',
   'integer,null': 'must be an integer or null',
+  null: 'must be null',
 };
 
-function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfStrings: ReadonlySet<string>): string {
+const PATTERN_MESSAGES: Record<string, string> = {
+  [DURATION_PATTERN]: 'is not a valid duration',
+  [ATTRIBUTE_PATH_PATTERN]: 'is not a valid attribute path',
+};
+
+/** The contract's wording (CONTRACT.md, Events) for one ajv error about `field`, whose value is `value`. */
+export function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfStrings: ReadonlySet<string>): string {
   switch (error.keyword) {
     case 'required':
       return "can't be blank";
@@ -122,15 +130,17 @@ function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfSt
     case 'maxItems':
       return `is too long (maximum is ${error.params.limit} items)`;
     case 'minItems':
+      if (error.params.limit === 1) return "can't be empty";
       return `is too short (minimum is ${error.params.limit} items)`;
     case 'minProperties':
       return error.params.limit === 1 ? "can't be empty" : `is too short (minimum is ${error.params.limit} fields)`;
     case 'maxProperties':
       return `is too long (maximum is ${error.params.limit} fields)`;
     case 'enum':
+    case 'const':
       return 'is not included in the list';
     case 'pattern':
-      return field === 'timestamp' ? 'is not a valid ISO 8601 timestamp' : 'is invalid';
+      return PATTERN_MESSAGES[String(error.params.pattern)] ?? (field === 'timestamp' ? 'is not a valid ISO 8601 timestamp' : 'is invalid');
     case 'format':
       return error.params.format === 'email' ? 'is not a valid email' : 'is not a valid ISO 8601 timestamp';
     case 'minimum':
@@ -144,6 +154,8 @@ function messageFor(error: ErrorObject, field: string, value: unknown, arrayOfSt
       return TYPE_MESSAGES[String(error.params.type)] ?? `must be of type ${String(error.params.type)}`;
     case 'additionalProperties':
       return 'is not a known field';
+    case 'false schema':
+      return 'must be blank';
     case 'storableText':
       return 'contains a NUL character or an unpaired surrogate';
     case 'boundedJson':

@@ -1,0 +1,170 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { EVENT_TYPES, SEVERITIES, eventEnvelopeSchema } from './event-envelope.schema.ts';
+
+/** What a tile's data can say about it; `unknown` and `stale` come from the absence of data. */
+export const TILE_LEVELS = ['ok', 'warning', 'critical'] as const;
+export const TILE_STATUSES = ['unknown', 'ok', 'warning', 'critical', 'stale'] as const;
+export const EVALUATION_KINDS = ['status_map', 'threshold', 'window', 'up_down'] as const;
+export const WINDOW_AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
+export const THRESHOLD_DIRECTIONS = ['above', 'below'] as const;
+export const ATTRIBUTE_OPERATORS = ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'exists', 'contains'] as const;
+
+/** `30s`, `5m`, `2h`, `1d`; the largest value each field takes is in `tile-rule-checks.ts`. */
+export const DURATION_PATTERN = '^[1-9][0-9]*(s|m|h|d)$';
+/** A dotted path into an event's attributes (`http.status_code`): no empty segment (an empty path is "can't be blank"). */
+export const ATTRIBUTE_PATH_PATTERN = '^([^.]+(\\.[^.]+)*)?$';
+
+const MAX_LIST_ITEMS = 100;
+const duration = { type: 'string', pattern: DURATION_PATTERN } as const;
+const attributePath = { type: 'string', minLength: 1, maxLength: 200, pattern: ATTRIBUTE_PATH_PATTERN } as const;
+const level = { type: 'number' } as const;
+const scalar = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] } as const;
+
+/** A string, or a non-empty list of strings: any of them matches. */
+function oneOrMany<const T extends object>(item: T) {
+  return { anyOf: [item, { type: 'array', minItems: 1, maxItems: MAX_LIST_ITEMS, items: item }] } as const;
+}
+
+const envelope = eventEnvelopeSchema.properties;
+
+const attributeOperators = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    eq: scalar,
+    ne: scalar,
+    in: { type: 'array', minItems: 1, maxItems: MAX_LIST_ITEMS, items: scalar },
+    gt: { type: 'number' },
+    gte: { type: 'number' },
+    lt: { type: 'number' },
+    lte: { type: 'number' },
+    exists: { type: 'boolean' },
+    contains: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+  },
+} as const;
+
+/** Every key given must hold; an empty filter matches every event of the project. */
+const filter = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    type: oneOrMany({ type: 'string', enum: EVENT_TYPES }),
+    name: oneOrMany({ type: 'string', minLength: 1, maxLength: envelope.name.maxLength }),
+    severity: oneOrMany({ type: 'string', enum: SEVERITIES }),
+    source: oneOrMany({ type: 'string', minLength: 1, maxLength: envelope.source.maxLength }),
+    channel: oneOrMany({ type: 'string', minLength: 1, maxLength: envelope.channel.maxLength }),
+    /** The event carries every one of these labels. */
+    labels: { type: 'array', maxItems: envelope.labels.maxItems, items: { type: 'string', minLength: 1, maxLength: envelope.labels.items.maxLength } },
+    /** Dotted path → a value it equals (no type coercion), or an object of operators that must all hold. */
+    attributes: {
+      type: 'object',
+      maxProperties: 32,
+      propertyNames: attributePath,
+      additionalProperties: { anyOf: [...scalar.anyOf, attributeOperators] },
+    },
+  },
+} as const;
+
+// strictRequired: a required property is declared beside it.
+const needsALevel = { anyOf: [{ required: ['warning'], properties: { warning: level } }, { required: ['critical'], properties: { critical: level } }] } as const;
+
+const statusMapEvaluation = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'map'],
+  properties: {
+    kind: { const: 'status_map' },
+    /** Event name → the status it means; other names leave the tile as it is. */
+    map: {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: MAX_LIST_ITEMS,
+      propertyNames: { minLength: 1, maxLength: envelope.name.maxLength },
+      additionalProperties: { type: 'string', enum: TILE_LEVELS },
+    },
+  },
+} as const;
+
+const thresholdEvaluation = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'attribute'],
+  properties: {
+    kind: { const: 'threshold' },
+    attribute: attributePath,
+    warning: level,
+    critical: level,
+    /** `above` (when absent): value ≥ level; `below`: value ≤ level. */
+    direction: { type: 'string', enum: THRESHOLD_DIRECTIONS },
+  },
+  ...needsALevel,
+} as const;
+
+const windowEvaluation = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'aggregate', 'window'],
+  properties: {
+    kind: { const: 'window' },
+    aggregate: { type: 'string', enum: WINDOW_AGGREGATES },
+    attribute: attributePath,
+    window: duration,
+    warning: level,
+    critical: level,
+    direction: { type: 'string', enum: THRESHOLD_DIRECTIONS },
+  },
+  ...needsALevel,
+  // count counts events; every other aggregate reads a numeric attribute.
+  if: { required: ['aggregate'], properties: { aggregate: { const: 'count' } } },
+  then: { properties: { attribute: false } },
+  else: { required: ['attribute'], properties: { attribute: attributePath } },
+} as const;
+
+const upDownEvaluation = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'attribute'],
+  properties: {
+    kind: { const: 'up_down' },
+    /** A boolean attribute: true is ok, false critical. */
+    attribute: attributePath,
+  },
+} as const;
+
+/**
+ * A tile's rule (CONTRACT.md, Tiles): which events concern the tile (`filter`),
+ * how they decide its status and value (`evaluation`), and damping and
+ * staleness. Unknown fields are errors, so a typo never silently matches
+ * everything. What JSON Schema cannot say (levels ordered along `direction`,
+ * the largest duration of each field) is checked by `tileRuleProblems`.
+ */
+export const tileRuleSchema = {
+  $id: 'https://pulseboard.dev/schemas/tile-rule.json',
+  title: 'TileRule',
+  type: 'object',
+  additionalProperties: false,
+  required: ['evaluation'],
+  properties: {
+    filter,
+    evaluation: {
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { type: 'string', enum: EVALUATION_KINDS } },
+      anyOf: [statusMapEvaluation, thresholdEvaluation, windowEvaluation, upDownEvaluation],
+    },
+    /** A worse status must hold this long before the tile takes it. */
+    pending: duration,
+    /** A better status must hold this long before the tile takes it. */
+    recovery: duration,
+    /** No matching event for this long makes the tile `stale`. */
+    stale_after: duration,
+  },
+} as const;
+
+export type TileRule = FromSchema<typeof tileRuleSchema>;
+export type TileRuleFilter = NonNullable<TileRule['filter']>;
+export type TileEvaluation = TileRule['evaluation'];
+export type TileLevel = (typeof TILE_LEVELS)[number];
+export type TileStatus = (typeof TILE_STATUSES)[number];
+export type AttributeOperator = (typeof ATTRIBUTE_OPERATORS)[number];
