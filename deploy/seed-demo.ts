@@ -11,6 +11,7 @@
  * Prints KEY=VALUE lines (PULSEBOARD_DEMO_USER_TOKEN, PULSEBOARD_DEMO_API_KEY, ...) for scripts.
  */
 import { AdminApiError, AdminClient } from '@pulseboard/cli';
+import { TILES } from './demo-tiles.ts';
 
 const url = process.argv[2] ?? process.env.PULSEBOARD_URL ?? 'http://127.0.0.1:8080';
 const adminToken = process.argv[3] ?? process.env.ADMIN_TOKEN ?? '';
@@ -20,34 +21,6 @@ const DEMO = {
   projectKey: process.env.DEMO_PROJECT_KEY ?? 'demo',
   projectName: 'Demo project',
 };
-
-// Rules in the shape CONTRACT.md describes (a filter plus an evaluation); the
-// tile API stores them as given until the rule engine publishes its schema.
-const TILES = [
-  {
-    name: 'Deployments',
-    kind: 'deployment',
-    rule: {
-      filter: { type: 'deployment' },
-      evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical', deploy_rolled_back: 'warning' } },
-    },
-  },
-  {
-    name: 'API uptime',
-    kind: 'uptime',
-    rule: { filter: { type: 'uptime', name: 'http_check' }, evaluation: { kind: 'up_down', attribute: 'is_up' }, stale_after: '10m' },
-  },
-  {
-    name: 'CPU usage',
-    kind: 'metric',
-    rule: { filter: { type: 'metric', name: 'cpu_usage' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } },
-  },
-  {
-    name: 'Errors, last 5 minutes',
-    kind: 'counter',
-    rule: { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 5, critical: 20 } },
-  },
-];
 
 async function seed(): Promise<void> {
   if (adminToken === '') throw new AdminApiError('no admin token: pass it as the second argument or set ADMIN_TOKEN');
