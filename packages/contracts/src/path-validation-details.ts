@@ -33,58 +33,60 @@ function typeChoiceMessage(types: readonly string[]): string {
 const isAtOrUnder = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
 const isChildOf = (path: string, base: string) => path.startsWith(`${base}/`) && !path.slice(base.length + 1).includes('/');
 
+const typeErrorAt = (list: readonly ErrorObject[], at: string) => list.find((error) => error.keyword === 'type' && error.instancePath === at)?.params.type as string | undefined;
+
 /**
- * With `allErrors`, a failed `anyOf` reports every alternative's errors. Keeps
- * only what concerns the alternative the value was meant for:
- * - alternatives that each lack one property (`warning` or `critical`) → "needs warning or critical";
+ * What stands of one failed `anyOf` at `at`, given each alternative's errors:
+ * - alternatives that each lack one property (`warning` or `critical`): "needs warning or critical";
  * - an error of the surrounding schema at or under the value (a missing or
- *   unknown `kind`) explains it: the alternatives are dropped;
+ *   unknown `kind`) explains it: nothing of the alternatives stands;
  * - an alternative of another JSON type, or whose `const` discriminator
- *   differs, was not meant; if one remains, its errors stand; if none, the
- *   value's type was wrong: "must be a string or an array of strings".
- * Outer alternatives are resolved first, so a nested `anyOf` of a dropped
- * alternative is dropped with it.
+ *   differs, was not meant; of those that remain, the errors of the closest
+ *   stand; if none remains, the value's type was wrong: "must be a string or
+ *   an array of strings".
+ */
+function verdict(at: string, alternatives: readonly ErrorObject[][], explainedBySiblings: boolean): { keep: readonly ErrorObject[]; summary?: string } {
+  const missing = alternatives.map((list) => (list.length === 1 && list[0]?.keyword === 'required' && list[0].instancePath === at ? String(list[0].params.missingProperty) : null));
+  if (missing.every((name) => name !== null)) return { keep: [], summary: `needs ${missing.join(' or ')}` };
+  if (explainedBySiblings) return { keep: [] };
+  const meant = alternatives.filter((list) => typeErrorAt(list, at) === undefined && !list.some((error) => error.keyword === 'const' && isChildOf(error.instancePath, at)));
+  if (meant.length > 0) return { keep: meant.reduce((closest, list) => (list.length < closest.length ? list : closest)) };
+  const types = alternatives.map((list) => typeErrorAt(list, at));
+  return { keep: [], summary: types.every((type) => type !== undefined) ? typeChoiceMessage(types) : 'is not included in the list' };
+}
+
+/**
+ * With `allErrors`, a failed `anyOf` reports every alternative's errors; keeps
+ * only those `verdict` says stand. Outer alternatives are resolved first, so
+ * a nested `anyOf` of a dropped alternative is dropped with it. `if` errors
+ * (the `then` or `else` errors say it) and `propertyNames` wrappers (the
+ * inner error names the property) go too.
  */
 function resolveAlternatives(errors: readonly ErrorObject[]): { errors: ErrorObject[]; summaries: Summary[] } {
   let kept = errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames');
   const summaries: Summary[] = [];
-  const alternatives = kept.filter((error) => error.keyword === 'anyOf').sort((a, b) => a.schemaPath.length - b.schemaPath.length);
-  for (const anyOf of alternatives) {
+  const anyOfs = kept.filter((error) => error.keyword === 'anyOf').sort((a, b) => a.schemaPath.length - b.schemaPath.length);
+  for (const anyOf of anyOfs) {
     if (!kept.includes(anyOf)) continue;
     const at = anyOf.instancePath;
-    const branchPrefix = `${anyOf.schemaPath}/`;
-    const schemaPrefix = `${anyOf.schemaPath.slice(0, -'anyOf'.length)}`;
-    const branches = new Map<string, ErrorObject[]>();
+    const alternativePrefix = `${anyOf.schemaPath}/`;
+    const schemaPrefix = anyOf.schemaPath.slice(0, -'anyOf'.length);
+    const alternatives = new Map<string, ErrorObject[]>();
     let explainedBySiblings = false;
     for (const error of kept) {
       if (error === anyOf || !isAtOrUnder(error.instancePath, at)) continue;
-      if (error.schemaPath.startsWith(branchPrefix)) {
-        const branch = error.schemaPath.slice(branchPrefix.length).split('/')[0] ?? '';
-        const list = branches.get(branch) ?? [];
-        list.push(error);
-        branches.set(branch, list);
+      if (error.schemaPath.startsWith(alternativePrefix)) {
+        const index = error.schemaPath.slice(alternativePrefix.length).split('/')[0] ?? '';
+        alternatives.set(index, [...(alternatives.get(index) ?? []), error]);
       } else if (error.schemaPath.startsWith(schemaPrefix)) {
         explainedBySiblings = true;
       }
     }
-    const lists = [...branches.values()];
-    const dropped = new Set<ErrorObject>([anyOf, ...lists.flat()]);
-    const onlyMissing = lists.map((list) => (list.length === 1 && list[0]?.keyword === 'required' && list[0].instancePath === at ? String(list[0].params.missingProperty) : null));
-    if (!explainedBySiblings || onlyMissing.every((name) => name !== null)) {
-      if (onlyMissing.every((name) => name !== null)) {
-        summaries.push({ instancePath: at, message: `needs ${onlyMissing.join(' or ')}` });
-      } else {
-        const typeOf = (list: ErrorObject[]) => list.find((error) => error.keyword === 'type' && error.instancePath === at)?.params.type as string | undefined;
-        const meant = lists.filter((list) => typeOf(list) === undefined && !list.some((error) => error.keyword === 'const' && isChildOf(error.instancePath, at)));
-        if (meant.length > 0) {
-          // Of several candidates, the one the value comes closest to.
-          for (const error of meant.reduce((best, list) => (list.length < best.length ? list : best))) dropped.delete(error);
-        } else {
-          const types = lists.map(typeOf);
-          summaries.push({ instancePath: at, message: types.every((type) => type !== undefined) ? typeChoiceMessage(types) : 'is not included in the list' });
-        }
-      }
-    }
+    const lists = [...alternatives.values()];
+    const { keep, summary } = verdict(at, lists, explainedBySiblings);
+    if (summary !== undefined) summaries.push({ instancePath: at, message: summary });
+    const dropped = new Set([anyOf, ...lists.flat()]);
+    for (const error of keep) dropped.delete(error);
     kept = kept.filter((error) => !dropped.has(error));
   }
   return { errors: kept, summaries };

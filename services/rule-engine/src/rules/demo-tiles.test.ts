@@ -17,9 +17,10 @@ describe('the demo tiles of deploy/seed-demo.ts', () => {
       tileRuleValidator(createAjv()),
     );
     const event = toRuleEvent({ id: 1, project_key: 'demo', account_id: 1, type: 'deployment', name: 'deploy_finished', timestamp: new Date(T0).toISOString(), received_at: new Date(T0).toISOString(), attributes: { version: '1.0.0' } });
-    const [deployments] = project.matching(event);
-    expect(deployments?.id).toBe(1);
-    const { state } = deployments!.evaluator.applyEvent(deployments!.evaluator.initialState(), event, T0);
+    expect(project.invalid).toEqual([]);
+    expect(project.matching(event).map((tile) => tile.id)).toEqual([1]);
+    const { evaluator } = project.tiles.get(1) ?? expect.unreachable();
+    const { state } = evaluator.applyEvent(evaluator.initialState(), event, T0);
     expect([state.status, state.value]).toEqual(['ok', 'deploy_finished']);
   });
 });
