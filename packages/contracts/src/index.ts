@@ -8,3 +8,4 @@ export * from './path-validation-details.ts';
 export * from './tile-rule.schema.ts';
 export * from './tile-rule-checks.ts';
 export * from './tile-change.schema.ts';
+export * from './rule-patterns.ts';

@@ -1,6 +1,7 @@
 import type { Ajv } from 'ajv';
 import { toPathValidationDetails } from './path-validation-details.ts';
-import { DURATION_PATTERN, tileRuleSchema } from './tile-rule.schema.ts';
+import { DURATION_PATTERN } from './rule-patterns.ts';
+import { tileRuleSchema } from './tile-rule.schema.ts';
 import type { ValidationDetails } from './validation.ts';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };

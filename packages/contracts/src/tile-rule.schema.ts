@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { ATTRIBUTE_PATH_PATTERN, DURATION_PATTERN } from './rule-patterns.ts';
 import { EVENT_TYPES, SEVERITIES, eventEnvelopeSchema } from './event-envelope.schema.ts';
 
 /** What a tile's data can say about it; `unknown` and `stale` come from the absence of data. */
@@ -9,10 +10,6 @@ export const WINDOW_AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
 export const THRESHOLD_DIRECTIONS = ['above', 'below'] as const;
 export const ATTRIBUTE_OPERATORS = ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'exists', 'contains'] as const;
 
-/** `30s`, `5m`, `2h`, `1d`; the largest value each field takes is in `tile-rule-checks.ts`. */
-export const DURATION_PATTERN = '^[1-9][0-9]*(s|m|h|d)$';
-/** A dotted path into an event's attributes (`http.status_code`): no empty segment (an empty path is "can't be blank"). */
-export const ATTRIBUTE_PATH_PATTERN = '^([^.]+(\\.[^.]+)*)?$';
 
 const MAX_LIST_ITEMS = 100;
 const duration = { type: 'string', pattern: DURATION_PATTERN } as const;

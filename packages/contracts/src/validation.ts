@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { isCommonIsoDateTime } from './iso-date-time.ts';
-import { ATTRIBUTE_PATH_PATTERN, DURATION_PATTERN } from './tile-rule.schema.ts';
+import { ATTRIBUTE_PATH_PATTERN, DURATION_PATTERN } from './rule-patterns.ts';
 
 /** `details` of a validation error: field name → messages (spec 7). */
 export type ValidationDetails = Record<string, string[]>;
