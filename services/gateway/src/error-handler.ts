@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Counter } from 'prom-client';
-import { ERROR_CATALOG, isErrorCode, isRetryable, publicFace, PulseboardError, toValidationDetails } from '@pulseboard/contracts';
+import { ERROR_CATALOG, isErrorCode, isRetryable, publicFace, PulseboardError, toPathValidationDetails } from '@pulseboard/contracts';
 
 /** Which of the two error shapes of spec 7 a route answers with. */
 export type ErrorShape = 'ingest' | 'envelope';
@@ -46,7 +46,7 @@ function toPulseboardError(error: FastifyError, request: FastifyRequest): Pulseb
     const where = error.validationContext ?? 'body';
     return new PulseboardError('validation_error', {
       message: `Invalid ${where} parameters`,
-      details: toValidationDetails(error.validation as never, (request as unknown as Record<string, unknown>)[where]),
+      details: toPathValidationDetails(error.validation as never, (request as unknown as Record<string, unknown>)[where]),
     });
   }
   const bodyError = Object.hasOwn(BODY_ERRORS, error.code) ? BODY_ERRORS[error.code] : undefined;

@@ -27,7 +27,7 @@ describe('authorization on every project, event, tile and admin endpoint', () =>
     { method: 'GET', path: `/api/v1/events/${event}` },
     { method: 'GET', path: `/api/v1/events/evt_${event}` },
     { method: 'GET', path: `/api/v1/tiles?project_key=${project}` },
-    { method: 'POST', path: '/api/v1/tiles', body: { project_key: project, name: 'intruder', kind: 'metric', rule: { filter: {} } } },
+    { method: 'POST', path: '/api/v1/tiles', body: { project_key: project, name: 'intruder', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } } },
     { method: 'GET', path: `/api/v1/tiles/${tile}` },
     { method: 'PUT', path: `/api/v1/tiles/${tile}`, body: { name: 'taken over' } },
     { method: 'DELETE', path: `/api/v1/tiles/${tile}` },
@@ -40,7 +40,7 @@ describe('authorization on every project, event, tile and admin endpoint', () =>
     theirs = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     sibling = `${mine.projectKey}-sib`;
     expect((await request(url(`/api/v1/admin/accounts/${mine.accountId}/projects`), { token: TEST_ADMIN_TOKEN, body: { project_key: sibling, name: 'Sibling' } })).status).toBe(201);
-    theirTile = (await request(url('/api/v1/tiles'), { token: theirs.apiKey, body: { name: 'theirs', kind: 'metric', rule: { filter: {} } } })).body.data.id;
+    theirTile = (await request(url('/api/v1/tiles'), { token: theirs.apiKey, body: { name: 'theirs', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } } })).body.data.id;
     // An event stored for the other project (as the store writes it), with an id from the real allocator.
     const { pool } = gateway.deps;
     theirEvent = Number((await pool.query("SELECT nextval('event_id_blocks') AS id")).rows[0].id);
@@ -76,7 +76,7 @@ describe('authorization on every project, event, tile and admin endpoint', () =>
   });
 
   it("keeps a project key out of its account's other projects, while the account's user token reaches them", async () => {
-    const siblingTile = (await request(url('/api/v1/tiles'), { token: mine.userToken, body: { project_key: sibling, name: 'sib', kind: 'metric', rule: { filter: {} } } })).body.data.id;
+    const siblingTile = (await request(url('/api/v1/tiles'), { token: mine.userToken, body: { project_key: sibling, name: 'sib', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } } })).body.data.id;
     for (const call of resourceCalls(sibling, siblingTile, theirEvent).filter((c) => !c.path.startsWith('/api/v1/events/'))) {
       const res = await send(call, mine.apiKey);
       expect({ call: `${call.method} ${call.path}`, status: res.status }).toEqual({ call: `${call.method} ${call.path}`, status: 404 });

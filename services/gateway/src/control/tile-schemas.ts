@@ -1,28 +1,18 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { MAX_JSON_LEVELS } from '@pulseboard/contracts';
+import { MAX_JSON_LEVELS, tileRuleSchema } from '@pulseboard/contracts';
 
 /**
- * Request bodies of the tile API. The rule is stored as given, checked here
- * only for its outer shape: the rule engine publishes the rule's JSON Schema
- * and, once it exists, replaces `tileRuleShape` (same $id) so every body that
- * $refs it is validated against the real rule format.
+ * Request bodies of the tile API. `rule` is the published rule format
+ * (contracts' `tile-rule.json`, CONTRACT Tiles); what its schema cannot say
+ * (duration maxima, level order) is checked by the route with `tileRuleProblems`.
  */
-export const tileRuleShape = {
-  $id: 'https://pulseboard.dev/schemas/tile-rule.json',
-  type: 'object',
-  minProperties: 1,
-  maxProperties: 50,
-  // Free-form until then: at most 32 levels, finite numbers (as event attributes).
-  boundedJson: MAX_JSON_LEVELS,
-} as const;
-
 /** A tile's rule, serialised, may not exceed this (rules are evaluated on every event). */
 export const MAX_RULE_BYTES = 16384;
 
 const tileFields = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
   kind: { type: 'string', minLength: 1, maxLength: 50, pattern: '^[a-z][a-z0-9_]*$' },
-  rule: { $ref: tileRuleShape.$id },
+  rule: { $ref: tileRuleSchema.$id },
   settings: { type: 'object', maxProperties: 50, boundedJson: MAX_JSON_LEVELS },
   position: { type: 'integer', minimum: 0, maximum: 100000 },
 } as const;
@@ -47,6 +37,6 @@ export const updateTileBody = {
   properties: tileFields,
 } as const;
 
-type References = { references: [typeof tileRuleShape] };
+type References = { references: [typeof tileRuleSchema] };
 export type CreateTileBody = FromSchema<typeof createTileBody, References>;
 export type UpdateTileBody = FromSchema<typeof updateTileBody, References>;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Pool } from '@pulseboard/db';
-import { PulseboardError, type ValidationDetails } from '@pulseboard/contracts';
+import { PulseboardError, tileRuleProblems, tileRuleSchema, type ValidationDetails } from '@pulseboard/contracts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { principalHook, readableProjects } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
@@ -8,7 +8,7 @@ import { parseNumericId } from '../params/ids.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
 import { deleteTile, findTile, insertTile, listTiles, updateTile, type TileRecord } from '../repositories/tiles.ts';
 import { presentTile } from './present.ts';
-import { createTileBody, MAX_RULE_BYTES, tileRuleShape, updateTileBody, type CreateTileBody, type UpdateTileBody } from './tile-schemas.ts';
+import { createTileBody, MAX_RULE_BYTES, updateTileBody, type CreateTileBody, type UpdateTileBody } from './tile-schemas.ts';
 
 export interface TileRouteDeps {
   auth: Pick<Authenticator, 'principal'>;
@@ -27,9 +27,15 @@ function invalid(details: ValidationDetails): PulseboardError {
   return new PulseboardError('validation_error', { details });
 }
 
-/** The rule, serialised, may not exceed MAX_RULE_BYTES (it is bounded in depth by its schema, so this cannot overflow). */
-function checkRuleSize(rule: unknown): void {
-  if (rule !== undefined && Buffer.byteLength(JSON.stringify(rule)) > MAX_RULE_BYTES) throw invalid({ rule: [`is too large (maximum is ${MAX_RULE_BYTES} bytes)`] });
+/**
+ * What the rule's schema cannot check: its serialised size (it is bounded in
+ * depth by the schema, so this cannot overflow), duration maxima and level order.
+ */
+function checkRule(rule: unknown): void {
+  if (rule === undefined) return;
+  if (Buffer.byteLength(JSON.stringify(rule)) > MAX_RULE_BYTES) throw invalid({ rule: [`is too large (maximum is ${MAX_RULE_BYTES} bytes)`] });
+  const problems = tileRuleProblems(rule);
+  if (problems !== null) throw invalid(problems);
 }
 
 /**
@@ -39,7 +45,7 @@ function checkRuleSize(rule: unknown): void {
  */
 export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): void {
   app.register(async (api) => {
-    for (const schema of [tileRuleShape, createTileBody, updateTileBody]) api.addSchema(schema);
+    for (const schema of [tileRuleSchema, createTileBody, updateTileBody]) api.addSchema(schema);
     api.addHook('onRequest', principalHook(deps.auth));
 
     // Before body validation: a foreign or missing tile is 404 whatever the body says.
@@ -68,7 +74,7 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
       const principal = request.principal!;
       const projectKey = request.body.project_key ?? (principal.kind === 'project' ? principal.project.projectKey : undefined);
       if (projectKey === undefined) throw invalid({ project_key: ["can't be blank"] });
-      checkRuleSize(request.body.rule);
+      checkRule(request.body.rule);
       const [visible] = await readableProjects(principal, deps.pool, projectKey);
       if (visible === undefined) throw notFound('Project');
       const tile = await insertTile(deps.pool, visible, request.body);
@@ -77,7 +83,7 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
 
     api.put<WithId & { Body: UpdateTileBody }>('/api/v1/tiles/:id', { preValidation: loadTile, schema: { body: { $ref: updateTileBody.$id } } }, async (request, reply) => {
       if (Object.keys(request.body).length === 0) throw invalid({ base: ['must change at least one of name, kind, rule, settings, position'] });
-      checkRuleSize(request.body.rule);
+      checkRule(request.body.rule);
       const tile = await updateTile(deps.pool, request.targetTile!.id, request.body);
       if (tile === undefined) throw notFound('Tile');
       return reply.send({ data: presentTile(tile) });

@@ -106,8 +106,33 @@ describe('tiles API: create, read, update, delete', () => {
     const missing = await request(url('/api/v1/tiles'), { token: p.apiKey, body: {} });
     expect(missing.body.error.details).toEqual({ name: ["can't be blank"], kind: ["can't be blank"], rule: ["can't be blank"] });
     const emptyRule = await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'x', kind: 'metric', rule: {} } });
-    expect(emptyRule.body.error.details).toEqual({ rule: ["can't be empty"] });
-    const huge = await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'x', kind: 'metric', rule: { filter: { name: 'x'.repeat(20000) } } } });
+    // The rule format (contracts' tile-rule.json): details keyed by the rule path.
+    expect(emptyRule.body.error.details).toEqual({ 'rule.evaluation': ["can't be blank"] });
+    const badRule = await request(url('/api/v1/tiles'), {
+      token: p.apiKey,
+      body: { name: 'x', kind: 'metric', rule: { filter: { name: 'x'.repeat(201), attributes: { status_code: { gt: 'high' } } }, evaluation: { kind: 'gauge' }, pending: '5 minutes' } },
+    });
+    expect(badRule.status).toBe(400);
+    expect(badRule.body.error.details).toMatchObject({
+      'rule.evaluation.kind': ['is not included in the list'],
+      'rule.pending': ['is not a valid duration'],
+    });
+    expect(Object.keys(badRule.body.error.details)).toEqual(expect.arrayContaining(['rule.filter.name', 'rule.filter.attributes.status_code.gt']));
+    // What the schema cannot say: level order along the direction, duration maxima.
+    const misordered = await request(url('/api/v1/tiles'), {
+      token: p.apiKey,
+      body: { name: 'x', kind: 'metric', rule: { evaluation: { kind: 'threshold', attribute: 'value', warning: 90, critical: 80 }, stale_after: '90d' } },
+    });
+    expect(misordered.body.error.details).toEqual({
+      'rule.evaluation.critical': ['must be greater than warning (90) when direction is above'],
+      'rule.stale_after': ['is too long (maximum is 30d)'],
+    });
+    // A rule the schema accepts can still be too large to evaluate on every event.
+    const names = Array.from({ length: 100 }, (_, i) => `${'x'.repeat(190)}${i}`);
+    const huge = await request(url('/api/v1/tiles'), {
+      token: p.apiKey,
+      body: { name: 'x', kind: 'metric', rule: { filter: { name: names }, evaluation: { kind: 'status_map', map: Object.fromEntries(names.map((n) => [n, 'ok'])) } } },
+    });
     expect(huge.status).toBe(400);
     expect(huge.body.error.details).toEqual({ rule: ['is too large (maximum is 16384 bytes)'] });
     // A user token must say which project.
@@ -136,9 +161,10 @@ describe('tiles API: create, read, update, delete', () => {
     const deepSettings = await post('/api/v1/tiles', 'POST', tile(`"settings":${nested(3000)}`));
     expect(deepSettings.status).toBe(400);
     expect(deepSettings.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { settings: tooDeep } } });
-    const deepRule = await post('/api/v1/tiles', 'POST', `{"name":"CPU","kind":"metric","rule":{"filter":${nested(3000)}}}`);
+    // The rule's schema is closed, so a deep rule fails on its first unknown level.
+    const deepRule = await post('/api/v1/tiles', 'POST', `{"name":"CPU","kind":"metric","rule":{"evaluation":{"kind":"up_down","attribute":"is_up"},"filter":${nested(3000)}}}`);
     expect(deepRule.status).toBe(400);
-    expect(deepRule.body.error.details).toEqual({ rule: tooDeep });
+    expect(deepRule.body.error.details).toEqual({ 'rule.filter.a': ['is not a known field'] });
     const huge = await post('/api/v1/tiles', 'POST', tile('"settings":{"threshold":1e400}'));
     expect(huge.status).toBe(400);
     expect(huge.body.error.details).toEqual({ settings: ['must contain only finite numbers'] });
