@@ -1,5 +1,5 @@
 import envSchema from 'env-schema';
-import { PulseboardError } from '@pulseboard/contracts';
+import { PulseboardError, TOPICS } from '@pulseboard/contracts';
 
 /** Env properties every service shares; each service spreads these into its one schema. */
 export const commonEnvProperties = {
@@ -8,8 +8,10 @@ export const commonEnvProperties = {
   DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, default: 10 },
   KAFKA_BROKERS: { type: 'string', minLength: 1, default: '127.0.0.1:9092' },
   KAFKA_CLIENT_ID: { type: 'string', minLength: 1, default: 'pulseboard' },
-  TOPIC_EVENTS: { type: 'string', minLength: 1, default: 'pulseboard.events.v1' },
-  TOPIC_EVENTS_DLQ: { type: 'string', minLength: 1, default: 'pulseboard.events.dlq.v1' },
+  TOPIC_EVENTS: { type: 'string', minLength: 1, default: TOPICS.events.name },
+  TOPIC_EVENTS_DLQ: { type: 'string', minLength: 1, default: TOPICS.eventsDeadLetter.name },
+  TOPIC_TILE_CHANGES: { type: 'string', minLength: 1, default: TOPICS.tileChanges.name },
+  TOPIC_RULE_OUTCOMES: { type: 'string', minLength: 1, default: TOPICS.ruleOutcomes.name },
   // The gateway's request body limit; every service sizes the events topics from it.
   BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
 } as const;

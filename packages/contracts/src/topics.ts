@@ -1,4 +1,5 @@
 import { ingestedEventSchema } from './ingested-event.schema.ts';
+import { tileChangeSchema } from './tile-change.schema.ts';
 
 /**
  * Kafka topic contracts: one place says what each topic carries, so producers,
@@ -43,6 +44,24 @@ export const TOPICS = {
       'pb-dlq-at': 'ISO 8601 time of dead-lettering',
     },
     partitions: 1,
+  },
+  tileChanges: {
+    name: 'pulseboard.tile-changes.v1',
+    key: 'project_key (UTF-8): the changes of a project stay in order (by position)',
+    valueSchema: tileChangeSchema,
+    headers: {
+      'content-type': 'application/json',
+      'pb-schema': 'tile-change/1',
+    },
+    partitions: 6,
+  },
+  /** The rule engine's outcome of each event: how many tiles it affected. Read by the gateway (webhook replies). */
+  ruleOutcomes: {
+    name: 'pulseboard.rule-outcomes.v1',
+    key: 'project_key (UTF-8)',
+    valueSchema: { type: 'object', required: ['event_id', 'tiles_affected'], properties: { event_id: { type: 'integer' }, tiles_affected: { type: 'integer', minimum: 0 } } },
+    headers: { 'content-type': 'application/json' },
+    partitions: 6,
   },
 } as const satisfies Record<string, TopicContract>;
 

@@ -27,6 +27,8 @@ export function serviceTestEnv(extra: Record<string, string> = {}): Record<strin
     KAFKA_BROKERS: TEST_KAFKA_BROKERS,
     TOPIC_EVENTS: `${testTopicPrefix()}events.${suffix}`,
     TOPIC_EVENTS_DLQ: `${testTopicPrefix()}events.dlq.${suffix}`,
+    TOPIC_TILE_CHANGES: `${testTopicPrefix()}tile-changes.${suffix}`,
+    TOPIC_RULE_OUTCOMES: `${testTopicPrefix()}rule-outcomes.${suffix}`,
     MIGRATE_ON_START: 'false',
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     GATEWAY_PORT: '0',
