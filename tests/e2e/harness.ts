@@ -3,7 +3,7 @@ import { freePort, provisionProject, serviceTestEnv, spawnService, TEST_ADMIN_TO
 /** Gateway and store as real processes on topics of their own. */
 export async function startPipeline(extraEnv: Record<string, string> = {}) {
   const port = await freePort();
-  const env = serviceTestEnv({ GATEWAY_PORT: String(port), ...extraEnv });
+  const env = serviceTestEnv({ GATEWAY_PORT: String(port), RULE_ENGINE_SESSION_TIMEOUT_MS: '6000', RULE_ENGINE_RULES_POLL_MS: '200', ...extraEnv });
   const gateway = await spawnService('gateway', env);
   const processes: ServiceProcess[] = [gateway];
   const url = `http://127.0.0.1:${port}`;
@@ -11,6 +11,12 @@ export async function startPipeline(extraEnv: Record<string, string> = {}) {
     env,
     url,
     gateway,
+    /** A rule engine process in the group of this pipeline (call twice for two instances). */
+    async startRuleEngine(extra: Record<string, string> = {}): Promise<ServiceProcess> {
+      const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra });
+      processes.push(engine);
+      return engine;
+    },
     async startStore(): Promise<ServiceProcess> {
       const store = await spawnService('store', env);
       processes.push(store);

@@ -73,3 +73,15 @@ export async function ensureTopics(kafka: Kafka, topics: TopicSpec[], options: {
     await admin.disconnect();
   }
 }
+
+/** How many partitions a topic has (the topic must exist). */
+export async function partitionCount(kafka: Kafka, topic: string): Promise<number> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+    return topics[0]!.partitions.length;
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -63,3 +63,8 @@ export const JavaCompatiblePartitioner: ICustomPartitioner = () => {
     return partition;
   };
 };
+
+/** The partition the producer puts a string key on: what a consumer that owns partitions uses to find a key's owner. */
+export function partitionForKey(key: string, numPartitions: number): number {
+  return (murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff) % numPartitions;
+}

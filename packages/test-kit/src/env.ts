@@ -35,6 +35,7 @@ export function serviceTestEnv(extra: Record<string, string> = {}): Record<strin
     GATEWAY_HOST: '127.0.0.1',
     STORE_HTTP_PORT: '0',
     STORE_GROUP_ID: `test-store-${suffix}`,
+    RULE_ENGINE_GROUP_ID: `test-rule-engine-${suffix}`,
     STORE_SESSION_TIMEOUT_MS: '6000',
     // The global and account counters are shared by every test in an hour; tests of those
     // limits set their own values (and a clock of their own).

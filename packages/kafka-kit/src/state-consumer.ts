@@ -1,0 +1,302 @@
+import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { Pool, PoolClient } from 'pg';
+import type { Logger } from 'pino';
+import { isTransient } from './transient.ts';
+import type { ConsumedMessage, Decoder } from './batch-consumer.ts';
+import type { Outcome } from './outcome.ts';
+import { PartitionLocks } from './partition-locks.ts';
+
+/**
+ * A partition this instance owns, proven by `epoch`: every transaction that
+ * writes the partition's state first locks its offsets row and checks the
+ * epoch, so a former owner that has not yet noticed the rebalance (a zombie)
+ * can never write after the new owner took over.
+ */
+export interface PartitionClaim {
+  topic: string;
+  partition: number;
+  epoch: number;
+  /** The next offset to apply: messages below it are already in the state. */
+  nextOffset: bigint;
+}
+
+/** What the handler made of a batch, applied by the wrapper. */
+export interface StateBatchResult {
+  /** One per message, in order. */
+  outcomes: Outcome[];
+  /** Runs after the transaction committed: publish the new state to memory (never before). */
+  committed?: () => void;
+}
+
+export interface StateConsumerOptions<T> {
+  kafka: Kafka;
+  logger: Logger;
+  pool: Pool;
+  groupId: string;
+  topic: string;
+  /**
+   * The service's offsets table (its own migration):
+   * `(group_id text, topic text, partition int, next_offset bigint, epoch bigint, updated_at timestamptz,
+   *   PRIMARY KEY (group_id, topic, partition))`.
+   */
+  offsetsTable: string;
+  decode: Decoder<T>;
+  /** Applies the messages inside the transaction `tx`, which also stores the offsets. Mutates no memory. */
+  handle: (tx: PoolClient, messages: ConsumedMessage<T>[], claim: PartitionClaim) => Promise<StateBatchResult>;
+  /** Inside the claiming transaction: forget what memory held for the partition, load what it needs. */
+  onClaim?: (tx: PoolClient, claim: PartitionClaim) => Promise<void>;
+  /** The partition left this instance (rebalance, fencing, stop): drop its timers and memory. */
+  onRelease?: (partition: number) => void;
+  /** Told every message that is dropped without being applied (undecodable, or a drop outcome). */
+  onDrop?: (message: { partition: number; offset: string; reason: string }) => void;
+  /** Default: `isTransient` (retryable by property, or a connection-level failure of Postgres or the network). Anything else is dropped. */
+  isRetryable?: (error: unknown) => boolean;
+  fromBeginning?: boolean;
+  partitionsConsumedConcurrently?: number;
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  maxBytesPerPartition?: number;
+  maxBackoffMs?: number;
+}
+
+export interface RunningStateConsumer {
+  /** Runs `work` in a transaction holding the partition's claim; false when this instance no longer owns it. */
+  withClaim(partition: number, work: (tx: PoolClient, claim: PartitionClaim) => Promise<(() => void) | void>): Promise<boolean>;
+  /** Partitions this instance holds a claim on now. */
+  claimedPartitions(): number[];
+  stop(): Promise<void>;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * A consumer whose offsets live in Postgres, written in the same transaction
+ * as the state the messages produce: a crash or a redelivery never applies a
+ * message twice, and a rebalance never lets two instances write one
+ * partition's state (epoch fencing). Kafka's own committed offset trails the
+ * stored one and only serves lag monitoring.
+ *
+ * Error handling: a retryable error retries the batch with capped backoff
+ * until it succeeds or the partition is lost; any other error is narrowed
+ * down to the message that causes it, which is dropped (logged, counted) so
+ * that one bad message cannot stall its partition forever.
+ */
+export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Promise<RunningStateConsumer> {
+  const { logger, pool, groupId, topic } = options;
+  if (!IDENTIFIER.test(options.offsetsTable)) throw new Error(`offsets table name ${options.offsetsTable} is not a plain identifier`);
+  const table = options.offsetsTable;
+  const retryable = options.isRetryable ?? isTransient;
+  const maxBackoffMs = options.maxBackoffMs ?? 10_000;
+  const claims = new Map<number, PartitionClaim>();
+  const locks = new PartitionLocks();
+  let stopping = false;
+
+  const consumer = options.kafka.consumer({
+    groupId,
+    sessionTimeout: options.sessionTimeoutMs ?? 30_000,
+    heartbeatInterval: options.heartbeatIntervalMs ?? 3000,
+    maxBytesPerPartition: options.maxBytesPerPartition ?? 4 * 1024 * 1024,
+    allowAutoTopicCreation: false,
+  });
+
+  const release = (partition: number) => {
+    if (!claims.delete(partition)) return;
+    logger.info({ event: 'partition_released', topic, partition });
+    options.onRelease?.(partition);
+  };
+
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    const assigned = new Set(payload.memberAssignment[topic] ?? []);
+    for (const partition of [...claims.keys()]) if (!assigned.has(partition)) release(partition);
+  });
+
+  async function inTransaction<R>(work: (tx: PoolClient) => Promise<R>): Promise<R> {
+    const tx = await pool.connect();
+    try {
+      await tx.query('BEGIN');
+      const result = await work(tx);
+      await tx.query('COMMIT');
+      return result;
+    } catch (error) {
+      await tx.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      tx.release();
+    }
+  }
+
+  /** Takes the partition over: a new epoch fences every earlier owner out. */
+  async function claim(partition: number): Promise<PartitionClaim> {
+    release(partition);
+    const result = await inTransaction(async (tx) => {
+      const { rows } = await tx.query<{ next_offset: string; epoch: string }>(
+        `INSERT INTO ${table} AS o (group_id, topic, partition, next_offset, epoch, updated_at) VALUES ($1, $2, $3, -1, 1, now())
+         ON CONFLICT (group_id, topic, partition) DO UPDATE SET epoch = o.epoch + 1, updated_at = now()
+         RETURNING next_offset::text, epoch::text`,
+        [groupId, topic, partition],
+      );
+      const claimed: PartitionClaim = { topic, partition, epoch: Number(rows[0]!.epoch), nextOffset: BigInt(rows[0]!.next_offset) };
+      await options.onClaim?.(tx, claimed);
+      return claimed;
+    });
+    claims.set(partition, result);
+    logger.info({ event: 'partition_claimed', topic, partition, epoch: result.epoch, next_offset: result.nextOffset.toString() });
+    return result;
+  }
+
+  /** Locks the offsets row; false when another instance claimed the partition since. */
+  async function holdsClaim(tx: PoolClient, current: PartitionClaim): Promise<boolean> {
+    const { rows } = await tx.query<{ epoch: string }>(`SELECT epoch::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [groupId, topic, current.partition]);
+    return rows[0] !== undefined && Number(rows[0].epoch) === current.epoch;
+  }
+
+  class Fenced extends Error {}
+
+  /** One attempt: the handler's writes and the new offset in one transaction. */
+  async function applyOnce(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint): Promise<StateBatchResult> {
+    return inTransaction(async (tx) => {
+      if (!(await holdsClaim(tx, current))) throw new Fenced();
+      const result = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
+      if (result.outcomes.length !== messages.length) throw new Error(`handler gave ${result.outcomes.length} outcomes for ${messages.length} messages`);
+      await tx.query(`UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3`, [groupId, topic, current.partition, nextOffset.toString()]);
+      return result;
+    });
+  }
+
+  /** Applies messages; a non-retryable failure is narrowed to single messages and those are dropped. */
+  async function apply(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint, isLive: () => boolean): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      if (!isLive()) return false;
+      try {
+        const result = await applyOnce(current, messages, nextOffset);
+        current.nextOffset = nextOffset;
+        // A rebalance may have released the partition meanwhile: its memory is gone, nothing to publish to.
+        if (claims.get(current.partition) === current) result.committed?.();
+        result.outcomes.forEach((outcome, i) => {
+          if (outcome.kind === 'ok') return;
+          const message = messages[i]!;
+          const reason = outcome.kind === 'drop' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
+          logger.warn({ event: 'message_dropped', topic, partition: message.partition, offset: message.offset, reason });
+          options.onDrop?.({ partition: message.partition, offset: message.offset, reason });
+        });
+        return true;
+      } catch (error) {
+        if (error instanceof Fenced) throw error;
+        // An empty apply only moves the offset: whatever fails there is the database's trouble, retried.
+        if (!retryable(error) && messages.length > 0) {
+          if (messages.length > 1) {
+            // Find the message that fails: apply them one by one, then move past the batch's tail.
+            for (const message of messages) {
+              if (!(await apply(current, [message], BigInt(message.offset) + 1n, isLive))) return false;
+            }
+            return apply(current, [], nextOffset, isLive);
+          }
+          const message = messages[0]!;
+          const reason = `handler_failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000);
+          logger.error({ event: 'message_dropped', topic, partition: current.partition, offset: message.offset, reason, err: error });
+          options.onDrop?.({ partition: message.partition, offset: message.offset, reason });
+          return apply(current, [], nextOffset, isLive);
+        }
+        const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
+        logger.warn({ event: 'consumer_batch_retry', topic, partition: current.partition, attempt, retry_in_ms: delay, err: error });
+        await sleepUnless(delay, () => !isLive());
+      }
+    }
+  }
+
+  function decodeAll(partition: number, raws: KafkaMessage[]): ConsumedMessage<T>[] {
+    const decoded: ConsumedMessage<T>[] = [];
+    for (const raw of raws) {
+      const result = options.decode(raw.value, raw.headers);
+      if (result.ok) {
+        decoded.push({ topic, partition, offset: raw.offset, key: raw.key, raw, value: result.value });
+        continue;
+      }
+      logger.warn({ event: 'message_dropped', topic, partition, offset: raw.offset, reason: result.code });
+      options.onDrop?.({ partition, offset: raw.offset, reason: result.code });
+    }
+    return decoded;
+  }
+
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+    eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
+      if (batch.messages.length === 0) return;
+      const isLive = () => isRunning() && !isStale() && !stopping;
+      const partition = batch.partition;
+      const last = batch.messages[batch.messages.length - 1]!;
+      const nextOffset = BigInt(last.offset) + 1n;
+      await locks.run(partition, async () => {
+        for (let fencedTries = 0; fencedTries < 3 && isLive(); fencedTries++) {
+          const current = claims.get(partition) ?? (await claim(partition));
+          const fresh = batch.messages.filter((m) => BigInt(m.offset) >= current.nextOffset);
+          if (fresh.length === 0) {
+            if (current.nextOffset > nextOffset) {
+              // Kafka's offset trails the stored one (a crash between the two commits): jump ahead.
+              consumer.seek({ topic, partition, offset: current.nextOffset.toString() });
+              return;
+            }
+            break;
+          }
+          try {
+            if (!(await apply(current, decodeAll(partition, fresh), nextOffset, isLive))) return;
+            break;
+          } catch (error) {
+            if (!(error instanceof Fenced)) throw error;
+            // Another instance claimed it since; Kafka still hands it to us, so it is ours again.
+            logger.warn({ event: 'partition_fenced', topic, partition, epoch: current.epoch });
+            release(partition);
+          }
+        }
+      });
+      if (!isLive()) return;
+      resolveOffset(last.offset);
+      // Only for lag monitoring and a fast start: the stored offset is the truth.
+      await consumer.commitOffsets([{ topic, partition, offset: nextOffset.toString() }]).catch((error: unknown) => logger.warn({ event: 'kafka_commit_failed', topic, partition, err: error }));
+      await heartbeat().catch(() => undefined);
+    },
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    async withClaim(partition, work) {
+      return locks.run(partition, async () => {
+        const current = claims.get(partition);
+        if (current === undefined || stopping) return false;
+        try {
+          const after = await inTransaction(async (tx) => {
+            if (!(await holdsClaim(tx, current))) throw new Fenced();
+            return work(tx, current);
+          });
+          after?.();
+          return true;
+        } catch (error) {
+          if (!(error instanceof Fenced)) throw error;
+          logger.warn({ event: 'partition_fenced', topic, partition, epoch: current.epoch });
+          release(partition);
+          return false;
+        }
+      });
+    },
+    claimedPartitions: () => [...claims.keys()],
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        await consumer.stop();
+        await consumer.disconnect();
+        await locks.idle();
+        for (const partition of [...claims.keys()]) release(partition);
+      })();
+      return stopped;
+    },
+  };
+}
+
+async function sleepUnless(ms: number, stop: () => boolean): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until && !stop()) await new Promise((r) => setTimeout(r, Math.min(200, until - Date.now())));
+}

@@ -1,0 +1,91 @@
+import type { PoolClient } from 'pg';
+import { type TileChange } from '@pulseboard/contracts';
+import { writeOutbox, type OutboxMessage } from '@pulseboard/kafka-kit';
+import type { EvaluationStep, TileStateChange } from './rules/index.ts';
+import { deleteStates, insertHistory, writeStates, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
+
+export interface EngineTopics {
+  tileChanges: string;
+  ruleOutcomes: string;
+  outboxTable: string;
+}
+
+/**
+ * What one transaction of the engine writes: new tile states, their changes
+ * (history rows and tile-change messages) and rule outcomes, gathered while
+ * evaluating and written at once. Later evaluations in the same transaction
+ * read the states gathered here (`state()`), never memory that a rollback
+ * would leave wrong.
+ */
+export class ChangeSet {
+  readonly states = new Map<number, StateWrite>();
+  readonly deleted = new Set<number>();
+  private readonly history: HistoryWrite[] = [];
+  private readonly outcomes: { projectKey: string; eventId: number; tilesAffected: number }[] = [];
+
+  state(tileId: number): StoredState | undefined {
+    return this.states.get(tileId)?.state;
+  }
+
+  /** Records an evaluation step; returns whether the event (not time) changed the tile. */
+  record(tile: { id: number; name: string; fingerprint: string }, projectKey: string, step: EvaluationStep, previous: StoredState | undefined): boolean {
+    const changedRule = previous !== undefined && previous.fingerprint !== tile.fingerprint;
+    if (step.state !== previous || changedRule || previous === undefined) {
+      this.states.set(tile.id, { tileId: tile.id, projectKey, state: { ...step.state, fingerprint: tile.fingerprint }, wakeAt: step.wakeAt });
+    }
+    let byEvent = false;
+    for (const change of step.changes) {
+      this.history.push({ tileId: tile.id, projectKey, tileName: tile.name, change });
+      if (change.cause === 'event') byEvent = true;
+    }
+    return byEvent;
+  }
+
+  delete(tileId: number): void {
+    this.deleted.add(tileId);
+    this.states.delete(tileId);
+  }
+
+  outcome(projectKey: string, eventId: number, tilesAffected: number): void {
+    this.outcomes.push({ projectKey, eventId, tilesAffected });
+  }
+
+  get changeCount(): number {
+    return this.history.length;
+  }
+
+  /** Writes everything; the messages go to the outbox of the partition whose state this is. */
+  async write(tx: PoolClient, partition: number, topics: EngineTopics): Promise<void> {
+    await deleteStates(tx, [...this.deleted]);
+    await writeStates(tx, [...this.states.values()]);
+    const positions = await insertHistory(tx, this.history);
+    const messages: OutboxMessage[] = this.history.map((h, i) => ({
+      topic: topics.tileChanges,
+      key: h.projectKey,
+      value: JSON.stringify(toTileChange(h, positions[i]!)),
+      headers: { 'content-type': 'application/json', 'pb-schema': 'tile-change/1' },
+    }));
+    for (const o of this.outcomes) {
+      messages.push({ topic: topics.ruleOutcomes, key: o.projectKey, value: JSON.stringify({ event_id: o.eventId, tiles_affected: o.tilesAffected }), headers: { 'content-type': 'application/json' } });
+    }
+    await writeOutbox(tx, topics.outboxTable, partition, messages);
+  }
+}
+
+function toTileChange(h: HistoryWrite, position: number): TileChange {
+  const c: TileStateChange = h.change;
+  return {
+    position,
+    tile_id: h.tileId,
+    project_key: h.projectKey,
+    tile_name: h.tileName,
+    status: c.status,
+    previous_status: c.previous_status,
+    value: c.value,
+    previous_value: c.previous_value,
+    version: c.version,
+    event_id: c.event_id,
+    changed_at: new Date(c.changed_at).toISOString(),
+    cause: c.cause,
+  };
+}

@@ -1,0 +1,217 @@
+import type { PoolClient } from 'pg';
+import type { Logger } from 'pino';
+import type { IngestedEvent } from '@pulseboard/contracts';
+import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
+import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from './rules/index.ts';
+import { ChangeSet, type EngineTopics } from './change-set.ts';
+import { loadStates, wakingTiles, type StoredState } from './repository.ts';
+import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';
+import type { EngineMetrics } from './metrics.ts';
+
+/** The header the gateway sets on events whose request waits for the engine's outcome (webhooks). */
+export const OUTCOME_WANTED_HEADER = 'pb-outcome-wanted';
+
+/** What memory holds for one claimed partition: its projects' states (loaded on first use) and timers. */
+class PartitionMemory {
+  readonly projects = new Map<string, Map<number, StoredState>>();
+  /** tile id → when it needs `advance` next (engine time) and its project. */
+  readonly wakes = new Map<number, { projectKey: string; at: number }>();
+}
+
+export interface EngineDeps {
+  logger: Logger;
+  metrics: EngineMetrics;
+  rules: RulesCache;
+  topics: EngineTopics;
+  /** Engine time, epoch ms: injectable for tests. */
+  clock: () => number;
+  /** The events partition a project's events (and so its state) live on. */
+  partitionOf: (projectKey: string) => number;
+  /** Told after each commit that wrote messages. */
+  onCommitted: () => void;
+}
+
+/**
+ * Evaluates events against their project's tiles and owns the tile states of
+ * the partitions this instance has claimed. Every write (an event batch, a
+ * timer, a rule change) runs in a transaction that holds the partition's
+ * claim, and memory changes only after that transaction committed.
+ */
+export class RuleEngine {
+  private readonly memory = new Map<number, PartitionMemory>();
+  private consumer: RunningStateConsumer | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  attach(consumer: RunningStateConsumer): void {
+    this.consumer = consumer;
+  }
+
+  /** Inside the claiming transaction: fresh memory, timers re-armed from the stored wake times. */
+  readonly onClaim = async (tx: PoolClient, claim: PartitionClaim): Promise<void> => {
+    const memory = new PartitionMemory();
+    for (const row of await wakingTiles(tx)) {
+      if (this.deps.partitionOf(row.project_key) === claim.partition) memory.wakes.set(row.tile_id, { projectKey: row.project_key, at: row.wake_at.getTime() });
+    }
+    this.memory.set(claim.partition, memory);
+    this.deps.onCommitted(); // what a former owner left in the outbox leaves now
+    this.schedule();
+  };
+
+  readonly onRelease = (partition: number): void => {
+    this.memory.delete(partition);
+  };
+
+  private async projectStates(tx: PoolClient, memory: PartitionMemory, projectKey: string): Promise<Map<number, StoredState>> {
+    let states = memory.projects.get(projectKey);
+    if (states === undefined) {
+      states = await loadStates(tx, projectKey);
+      memory.projects.set(projectKey, states);
+    }
+    return states;
+  }
+
+  /** A tile's state as this transaction sees it, adopted to the tile's current rule if that changed while it was away. */
+  private stateOf(set: ChangeSet, states: Map<number, StoredState>, tile: CompiledTile, fingerprint: string, now: number): { state: TileState; before: StoredState | undefined; adopted?: ReturnType<typeof adoptRule> } {
+    const before = set.state(tile.id) ?? states.get(tile.id);
+    if (before === undefined) return { state: tile.evaluator.initialState(), before };
+    if (before.fingerprint === fingerprint) return { state: before, before };
+    // The rule changed while no instance held this state in memory: the old rule is gone, start over.
+    const adopted = adoptRule(undefined, tile, before, now);
+    return { state: adopted.state, before, adopted };
+  }
+
+  readonly handle = async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim): Promise<StateBatchResult> => {
+    const memory = this.memory.get(claim.partition);
+    if (memory === undefined) throw Object.assign(new Error('partition memory missing'), { retryable: true });
+    const now = this.deps.clock();
+    const set = new ChangeSet();
+    const loaded = new Map<string, Map<number, StoredState>>();
+    for (const message of messages) {
+      const event = message.value;
+      const project = await this.deps.rules.get(event.project_key);
+      let states = loaded.get(event.project_key);
+      if (states === undefined) {
+        states = await this.projectStates(tx, memory, event.project_key);
+        loaded.set(event.project_key, states);
+      }
+      const ruleEvent = toRuleEvent(event);
+      let affected = 0;
+      for (const tile of project.rules.matching(ruleEvent)) {
+        const row = project.rows.get(tile.id)!;
+        const { state, before, adopted } = this.stateOf(set, states, tile, row.fingerprint, now);
+        if (adopted !== undefined) set.record(row, event.project_key, adopted, before);
+        const step = tile.evaluator.applyEvent(state, ruleEvent, now);
+        if (set.record(row, event.project_key, step, adopted === undefined ? before : { ...adopted.state, fingerprint: row.fingerprint })) affected++;
+      }
+      this.deps.metrics.evaluated(affected);
+      if (message.raw.headers?.[OUTCOME_WANTED_HEADER] !== undefined) set.outcome(event.project_key, event.id, affected);
+    }
+    await set.write(tx, claim.partition, this.deps.topics);
+    return { outcomes: messages.map(() => OK), committed: () => this.commit(memory, set) };
+  };
+
+  /** Publishes a committed change set to memory and timers. */
+  private commit(memory: PartitionMemory, set: ChangeSet): void {
+    for (const tileId of set.deleted) {
+      memory.wakes.delete(tileId);
+      for (const states of memory.projects.values()) states.delete(tileId);
+    }
+    for (const write of set.states.values()) {
+      const states = memory.projects.get(write.projectKey);
+      states?.set(write.tileId, write.state);
+      if (write.wakeAt === null) memory.wakes.delete(write.tileId);
+      else memory.wakes.set(write.tileId, { projectKey: write.projectKey, at: write.wakeAt });
+    }
+    this.deps.metrics.changes(set.changeCount);
+    if (set.changeCount > 0 || set.states.size > 0) this.deps.onCommitted();
+    this.schedule();
+  }
+
+  /** Arms one timer for the earliest wake of every claimed partition. */
+  private schedule(): void {
+    if (this.stopped) return;
+    let earliest = Infinity;
+    for (const memory of this.memory.values()) for (const { at } of memory.wakes.values()) if (at < earliest) earliest = at;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (earliest === Infinity) return;
+    // At least 20 ms apart, so a window full of near-simultaneous leavings is one transaction, not hundreds.
+    const delay = Math.min(2 ** 31 - 1, Math.max(20, earliest - this.deps.clock()));
+    this.timer = setTimeout(() => void this.tick().catch((error: unknown) => this.deps.logger.warn({ event: 'timer_failed', err: error })), delay);
+    this.timer.unref();
+  }
+
+  /** Applies every time-driven change due by the clock's now (the timer calls it; tests with a fake clock too). */
+  async tick(): Promise<number> {
+    let changes = 0;
+    for (const partition of [...this.memory.keys()]) {
+      await this.consumer?.withClaim(partition, async (tx) => {
+        const memory = this.memory.get(partition);
+        if (memory === undefined) return;
+        const now = this.deps.clock();
+        const set = new ChangeSet();
+        for (const [tileId, wake] of [...memory.wakes]) {
+          if (wake.at > now) continue;
+          const project = await this.deps.rules.get(wake.projectKey);
+          const tile = project.rules.tiles.get(tileId);
+          const row = project.rows.get(tileId);
+          const states = await this.projectStates(tx, memory, wake.projectKey);
+          const before = states.get(tileId);
+          if (tile === undefined || row === undefined || before === undefined) {
+            if (tile === undefined && before !== undefined) set.delete(tileId);
+            else memory.wakes.delete(tileId);
+            continue;
+          }
+          const { state, adopted } = this.stateOf(set, states, tile, row.fingerprint, now);
+          if (adopted !== undefined) set.record(row, wake.projectKey, adopted, before);
+          set.record(row, wake.projectKey, tile.evaluator.advance(state, now), adopted === undefined ? before : { ...adopted.state, fingerprint: row.fingerprint });
+        }
+        await set.write(tx, partition, this.deps.topics);
+        changes += set.changeCount;
+        return () => this.commit(memory, set);
+      });
+    }
+    this.schedule();
+    return changes;
+  }
+
+  /** Rule changes: each loaded state moves to its tile's new rule now (a `rule` change), deleted tiles' states go. */
+  async applyRuleChanges(changes: readonly RuleChange[]): Promise<void> {
+    for (const change of changes) {
+      for (const [partition, memory] of this.memory) {
+        if (!memory.projects.has(change.projectKey)) continue;
+        await this.consumer?.withClaim(partition, async (tx) => {
+          const states = await this.projectStates(tx, memory, change.projectKey);
+          const set = this.adoptAll(change.previous, change.next, states);
+          await set.write(tx, partition, this.deps.topics);
+          return () => this.commit(memory, set);
+        });
+      }
+    }
+  }
+
+  private adoptAll(previous: ProjectTiles, next: ProjectTiles, states: Map<number, StoredState>): ChangeSet {
+    const set = new ChangeSet();
+    const now = this.deps.clock();
+    for (const [tileId, before] of states) {
+      const tile = next.rules.tiles.get(tileId);
+      const row = next.rows.get(tileId);
+      if (tile === undefined || row === undefined) {
+        set.delete(tileId);
+        continue;
+      }
+      if (before.fingerprint === row.fingerprint && previous.rows.get(tileId)?.name === row.name) continue;
+      const old = previous.rows.get(tileId)?.fingerprint === before.fingerprint ? previous.rules.tiles.get(tileId) : undefined;
+      set.record(row, next.projectKey, adoptRule(old, tile, before, now), before);
+    }
+    return set;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+  }
+}

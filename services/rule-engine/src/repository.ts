@@ -1,0 +1,141 @@
+import type { Pool, PoolClient } from 'pg';
+import type { TileStatus, TileValue } from '@pulseboard/contracts';
+import type { EvaluationState, TileState, TileStateChange } from './rules/index.ts';
+
+/** Every SQL statement of the engine. It writes tile_states, tile_state_history and its outbox; it reads tiles. */
+
+export interface TileRow {
+  id: number;
+  name: string;
+  rule: unknown;
+  /** md5 of the rule's jsonb text: equal rules, equal fingerprints. */
+  fingerprint: string;
+}
+
+// Tiles of a soft-deleted project are never evaluated.
+const VISIBLE = 'JOIN projects p ON p.project_key = t.project_key AND p.deleted_at IS NULL';
+
+export async function loadProjectTiles(pool: Pool, projectKey: string): Promise<TileRow[]> {
+  const { rows } = await pool.query<TileRow>(
+    `SELECT t.id, t.name, t.rule, md5(t.rule::text) AS fingerprint FROM tiles t ${VISIBLE} WHERE t.project_key = $1 ORDER BY t.position, t.id`,
+    [projectKey],
+  );
+  return rows;
+}
+
+/** A digest of each project's tiles (ids, names, rules): it differs after any create, update or delete. */
+export async function tileRevisions(pool: Pool, projectKeys: string[]): Promise<Map<string, string>> {
+  const { rows } = await pool.query<{ project_key: string; revision: string }>(
+    `SELECT t.project_key, md5(string_agg(t.id::text || ':' || md5(t.name) || ':' || md5(t.rule::text) || ':' || t.position::text, ',' ORDER BY t.id)) AS revision
+       FROM tiles t ${VISIBLE} WHERE t.project_key = ANY($1::text[]) GROUP BY t.project_key`,
+    [projectKeys],
+  );
+  return new Map(rows.map((r) => [r.project_key, r.revision]));
+}
+
+export interface StoredState extends TileState {
+  fingerprint: string;
+}
+
+interface StateRow {
+  tile_id: number;
+  status: TileStatus;
+  value: TileValue;
+  version: number;
+  last_event_id: number | null;
+  changed_at: Date | null;
+  evaluation: EvaluationState;
+  rule_fingerprint: string;
+}
+
+export async function loadStates(tx: PoolClient, projectKey: string): Promise<Map<number, StoredState>> {
+  const { rows } = await tx.query<StateRow>(
+    'SELECT tile_id, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint FROM tile_states WHERE project_key = $1',
+    [projectKey],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.tile_id,
+      { status: r.status, value: r.value, version: r.version, last_event_id: r.last_event_id, changed_at: r.changed_at?.getTime() ?? null, evaluation: r.evaluation, fingerprint: r.rule_fingerprint },
+    ]),
+  );
+}
+
+export interface StateWrite {
+  tileId: number;
+  projectKey: string;
+  state: StoredState;
+  wakeAt: number | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export async function writeStates(tx: PoolClient, writes: readonly StateWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  await tx.query(
+    `INSERT INTO tile_states AS s (tile_id, project_key, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint, wake_at, updated_at)
+     SELECT * , now() FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::bigint[], $6::bigint[], $7::timestamptz[], $8::jsonb[], $9::text[], $10::timestamptz[])
+     ON CONFLICT (tile_id) DO UPDATE SET project_key = excluded.project_key, status = excluded.status, value = excluded.value, version = excluded.version,
+       last_event_id = excluded.last_event_id, changed_at = excluded.changed_at, evaluation = excluded.evaluation,
+       rule_fingerprint = excluded.rule_fingerprint, wake_at = excluded.wake_at, updated_at = now()`,
+    [
+      writes.map((w) => w.tileId),
+      writes.map((w) => w.projectKey),
+      writes.map((w) => w.state.status),
+      writes.map((w) => JSON.stringify(w.state.value)),
+      writes.map((w) => w.state.version),
+      writes.map((w) => w.state.last_event_id),
+      writes.map((w) => iso(w.state.changed_at)),
+      writes.map((w) => JSON.stringify(w.state.evaluation)),
+      writes.map((w) => w.state.fingerprint),
+      writes.map((w) => iso(w.wakeAt)),
+    ],
+  );
+}
+
+export async function deleteStates(tx: PoolClient, tileIds: readonly number[]): Promise<void> {
+  if (tileIds.length > 0) await tx.query('DELETE FROM tile_states WHERE tile_id = ANY($1::bigint[])', [tileIds]);
+}
+
+export interface HistoryWrite {
+  tileId: number;
+  projectKey: string;
+  tileName: string;
+  change: TileStateChange;
+}
+
+/**
+ * Appends changes to the history and returns their positions, in the order
+ * given. Positions are taken from the sequence first (one session takes them
+ * in increasing order), so they do not depend on the order RETURNING gives.
+ */
+export async function insertHistory(tx: PoolClient, writes: readonly HistoryWrite[]): Promise<number[]> {
+  if (writes.length === 0) return [];
+  const { rows } = await tx.query<{ id: number }>("SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, $1) ORDER BY 1", [writes.length]);
+  const ids = rows.map((r) => r.id);
+  await tx.query(
+    `INSERT INTO tile_state_history (id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause)
+     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[], $9::bigint[], $10::bigint[], $11::timestamptz[], $12::text[])`,
+    [
+      ids,
+      writes.map((w) => w.tileId),
+      writes.map((w) => w.projectKey),
+      writes.map((w) => w.tileName),
+      writes.map((w) => w.change.status),
+      writes.map((w) => w.change.previous_status),
+      writes.map((w) => JSON.stringify(w.change.value)),
+      writes.map((w) => JSON.stringify(w.change.previous_value)),
+      writes.map((w) => w.change.version),
+      writes.map((w) => w.change.event_id),
+      writes.map((w) => iso(w.change.changed_at)),
+      writes.map((w) => w.change.cause),
+    ],
+  );
+  return ids;
+}
+
+/** Tiles that need time-driven evaluation at some point, for re-arming the timers of claimed partitions. */
+export async function wakingTiles(tx: PoolClient): Promise<{ tile_id: number; project_key: string; wake_at: Date }[]> {
+  const { rows } = await tx.query<{ tile_id: number; project_key: string; wake_at: Date }>('SELECT tile_id, project_key, wake_at FROM tile_states WHERE wake_at IS NOT NULL');
+  return rows;
+}

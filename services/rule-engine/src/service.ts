@@ -1,0 +1,127 @@
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
+import { TOPICS, createAjv, ingestedEventSchema, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
+import { BatchingProducer, OutboxRelay, createKafka, ensureTopics, eventsTopicSpec, jsonDecoder, partitionCount, partitionForKey, runStateConsumer } from '@pulseboard/kafka-kit';
+import { createPool, runMigrations } from '@pulseboard/db';
+import type { RuleEngineEnv } from './env.ts';
+import { RuleEngine } from './engine.ts';
+import { createEngineMetrics } from './metrics.ts';
+import { RulesCache } from './rules-cache.ts';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+const OFFSETS_TABLE = 'rule_engine_offsets';
+const OUTBOX_TABLE = 'rule_engine_outbox';
+
+export interface RuleEngineService {
+  /** Applies the time-driven changes due by the clock's now; tests with an injected clock call it. */
+  tick(): Promise<number>;
+  /** Compares the cached rules with the tiles table now, instead of at the next poll. */
+  refreshRules(): Promise<void>;
+  httpAddress: string | undefined;
+  stop(): Promise<void>;
+}
+
+export interface RuleEngineOptions {
+  logger?: Logger;
+  /** Engine time in epoch ms; the wall clock unless a test injects one. */
+  clock?: () => number;
+}
+
+/** Composition root: builds every dependency once and passes it down. */
+export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOptions = {}): Promise<RuleEngineService> {
+  const logger = options.logger ?? createLogger('rule-engine', env.LOG_LEVEL);
+  if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'rule-engine', logger });
+  const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-rule-engine' });
+  const metrics = createEngineMetrics();
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-rule-engine`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  await ensureTopics(kafka, [
+    eventsTopicSpec(env.TOPIC_EVENTS, env),
+    { topic: env.TOPIC_TILE_CHANGES, numPartitions: TOPICS.tileChanges.partitions },
+    { topic: env.TOPIC_RULE_OUTCOMES, numPartitions: TOPICS.ruleOutcomes.partitions },
+  ]);
+  const partitions = await partitionCount(kafka, env.TOPIC_EVENTS);
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
+  producer.start();
+
+  const ajv = createAjv();
+  const rules = new RulesCache(pool, tileRuleValidator(ajv), logger);
+  let claimed: () => number[] = () => [];
+  const relay = new OutboxRelay({ pool, table: OUTBOX_TABLE, producer, logger, partitions: () => claimed(), onRelayed: (n) => metrics.relayed(n) });
+  const engine = new RuleEngine({
+    logger,
+    metrics,
+    rules,
+    topics: { tileChanges: env.TOPIC_TILE_CHANGES, ruleOutcomes: env.TOPIC_RULE_OUTCOMES, outboxTable: OUTBOX_TABLE },
+    clock: options.clock ?? Date.now,
+    partitionOf: (projectKey) => partitionForKey(projectKey, partitions),
+    onCommitted: () => relay.notify(),
+  });
+  const consumer = await runStateConsumer<IngestedEvent>({
+    kafka,
+    logger,
+    pool,
+    groupId: env.RULE_ENGINE_GROUP_ID,
+    topic: env.TOPIC_EVENTS,
+    offsetsTable: OFFSETS_TABLE,
+    decode: jsonDecoder<IngestedEvent>(ajv.compile(ingestedEventSchema)),
+    handle: engine.handle,
+    onClaim: engine.onClaim,
+    onRelease: engine.onRelease,
+    onDrop: () => metrics.dropped(),
+    partitionsConsumedConcurrently: env.RULE_ENGINE_PARTITIONS_CONCURRENTLY,
+    sessionTimeoutMs: env.RULE_ENGINE_SESSION_TIMEOUT_MS,
+  });
+  claimed = () => consumer.claimedPartitions();
+  engine.attach(consumer);
+  relay.start();
+
+  let polling: Promise<void> | undefined;
+  const refreshRules = () => {
+    polling ??= rules
+      .refresh()
+      .then((changes) => engine.applyRuleChanges(changes))
+      .catch((error: unknown) => logger.warn({ event: 'rules_refresh_failed', err: error }))
+      .finally(() => (polling = undefined));
+    return polling;
+  };
+  const poller = setInterval(() => void refreshRules(), env.RULE_ENGINE_RULES_POLL_MS);
+
+  const http = env.RULE_ENGINE_HTTP_PORT === 0 ? undefined : Fastify({ logger: false });
+  if (http !== undefined) {
+    http.get('/healthz', async () => ({ status: 'ok' }));
+    http.get('/readyz', async (_req, reply) => {
+      await pool.query('SELECT 1');
+      return reply.send({ status: 'ok' });
+    });
+    http.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+    await http.listen({ port: env.RULE_ENGINE_HTTP_PORT, host: env.RULE_ENGINE_HTTP_HOST });
+  }
+  logger.info({ event: 'rule_engine_started', topic: env.TOPIC_EVENTS, group: env.RULE_ENGINE_GROUP_ID, partitions });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    tick: () => engine.tick(),
+    refreshRules: () => refreshRules(),
+    httpAddress: http === undefined ? undefined : `http://${env.RULE_ENGINE_HTTP_HOST}:${(http.server.address() as { port: number }).port}`,
+    stop() {
+      // Order: no new work (rules, timers, batches), send what committed work left in the outbox, then close.
+      stopping ??= (async () => {
+        clearInterval(poller);
+        await polling;
+        engine.stop();
+        const owned = consumer.claimedPartitions();
+        await consumer.stop();
+        // The last batches' messages leave now rather than at the next owner's claim.
+        claimed = () => owned;
+        await relay.flush().catch((error: unknown) => logger.warn({ event: 'outbox_flush_failed', err: error }));
+        await relay.stop();
+        await producer.stop();
+        await pool.end();
+        await http?.close();
+        logger.info({ event: 'rule_engine_stopped' });
+      })();
+      return stopping;
+    },
+  };
+}

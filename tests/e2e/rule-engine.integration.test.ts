@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { loadRuleEngineEnv, startRuleEngine, type RuleEngineService } from '@pulseboard/rule-engine';
+import { envelope, readTopic, request, TEST_DATABASE_URL, waitFor } from '@pulseboard/test-kit';
+import { startPipeline } from './harness.ts';
+
+type Project = Awaited<ReturnType<Awaited<ReturnType<typeof startPipeline>>['provision']>>;
+
+// Engine time starts at the wall clock (events must be within the gateway's timestamp window) and moves by hand.
+let now = Date.now();
+const clock = () => now;
+
+describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', () => {
+  let pipeline: Awaited<ReturnType<typeof startPipeline>>;
+  let engine: RuleEngineService;
+  const db = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+
+  beforeAll(async () => {
+    pipeline = await startPipeline();
+    engine = await startRuleEngine(loadRuleEngineEnv({ ...pipeline.env, RULE_ENGINE_HTTP_PORT: '0', RULE_ENGINE_RULES_POLL_MS: '100000' }), { clock });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await pipeline?.stop();
+    await db.end();
+  });
+
+  const createTile = async (project: Project, name: string, rule: unknown): Promise<number> => {
+    const res = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name, kind: 'metric', rule } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.id as number;
+  };
+  const ingest = async (project: Project, event: Record<string, unknown>): Promise<number> => {
+    const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date(now).toISOString(), ...event }) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.event_id as number;
+  };
+  const state = async (tileId: number) => (await db.query('SELECT status, value, version, last_event_id FROM tile_states WHERE tile_id = $1', [tileId])).rows[0];
+  const history = async (tileId: number) =>
+    (await db.query('SELECT id, status, previous_status, value, version, event_id, cause FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [tileId])).rows;
+  const waitForVersion = (tileId: number, version: number) => waitFor(async () => (await state(tileId))?.version === version, { timeoutMs: 15000, what: `tile ${tileId} at version ${version}` });
+
+  it('threshold: each crossing is one change with version, history and a tile-changes message', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    const tile = await createTile(project, 'CPU', { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } });
+    await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 50 } });
+    await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 60 } });
+    const warn = await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 85 } });
+    await ingest(project, { type: 'metric', name: 'other', attributes: { value: 99 } });
+    await waitForVersion(tile, 3);
+    expect(await state(tile)).toEqual({ status: 'warning', value: 85, version: 3, last_event_id: warn });
+    const rows = await history(tile);
+    expect(rows.map((r) => [r.previous_status, r.status, r.value, r.version, r.cause])).toEqual([
+      ['unknown', 'ok', 50, 1, 'event'],
+      ['ok', 'ok', 60, 2, 'event'],
+      ['ok', 'warning', 85, 3, 'event'],
+    ]);
+    await waitFor(async () => (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).filter((m) => m.key === project.projectKey).length === 3, { timeoutMs: 10000, what: 'three tile-changes messages' });
+    const messages = (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).filter((m) => m.key === project.projectKey).map((m) => JSON.parse(m.value!));
+    expect(messages.map((m) => m.position)).toEqual(rows.map((r) => Number(r.id)));
+    expect(messages[2]).toMatchObject({ tile_id: tile, project_key: project.projectKey, tile_name: 'CPU', status: 'warning', previous_status: 'ok', value: 85, version: 3, event_id: warn, cause: 'event' });
+  });
+
+  it('window: the value falls as events leave it, from the timer, with no new event', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    const tile = await createTile(project, 'Errors', { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 2, critical: 10 } });
+    now = Date.now();
+    for (let i = 0; i < 3; i++) await ingest(project, { type: 'error', name: 'boom' });
+    await waitForVersion(tile, 3);
+    expect(await state(tile)).toMatchObject({ status: 'warning', value: 3 });
+    now += 5 * 60_000 + 1000;
+    await engine.tick();
+    expect(await state(tile)).toMatchObject({ status: 'ok', value: 0, version: 4, last_event_id: null });
+    expect((await history(tile)).at(-1)).toMatchObject({ cause: 'time', status: 'ok', previous_status: 'warning', event_id: null });
+  });
+
+  it('stale_after fires without an event; pending holds a worse status until it has lasted', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    now = Date.now();
+    const uptime = await createTile(project, 'Uptime', { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' }, stale_after: '10m' });
+    const damped = await createTile(project, 'Damped', { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 }, pending: '1m' });
+    await ingest(project, { type: 'uptime', name: 'check', attributes: { is_up: true } });
+    await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 10 } });
+    await waitForVersion(uptime, 1);
+    await waitForVersion(damped, 1);
+    await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 99 } });
+    await waitForVersion(damped, 2);
+    // The value shows the data at once; the status waits for `pending`.
+    expect(await state(damped)).toMatchObject({ status: 'ok', value: 99 });
+    now += 61_000;
+    await engine.tick();
+    expect(await state(damped)).toMatchObject({ status: 'critical', value: 99, version: 3, last_event_id: null });
+    now += 10 * 60_000;
+    await engine.tick();
+    expect(await state(uptime)).toMatchObject({ status: 'stale', version: 2 });
+  });
+
+  it('a rule change applies to the next event, with no restart', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    now = Date.now();
+    const tile = await createTile(project, 'Latency', { filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'ms', warning: 500, critical: 1000 } });
+    await ingest(project, { type: 'metric', name: 'latency', attributes: { ms: 300 } });
+    await waitForVersion(tile, 1);
+    const put = await request(`${pipeline.url}/api/v1/tiles/${tile}`, {
+      method: 'PUT',
+      token: project.apiKey,
+      body: { rule: { filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'ms', warning: 100, critical: 1000 } } },
+    });
+    expect(put.status).toBe(200);
+    await engine.refreshRules();
+    await ingest(project, { type: 'metric', name: 'latency', attributes: { ms: 300 } });
+    await waitFor(async () => (await state(tile))?.status === 'warning', { timeoutMs: 10000, what: 'the new threshold applied' });
+    const del = await request(`${pipeline.url}/api/v1/tiles/${tile}`, { method: 'DELETE', token: project.apiKey });
+    expect(del.status).toBe(204);
+    await engine.refreshRules();
+    await waitFor(async () => (await state(tile)) === undefined, { timeoutMs: 10000, what: 'the deleted tile state removed' });
+  });
+});
