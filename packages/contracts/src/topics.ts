@@ -27,6 +27,7 @@ export const TOPICS = {
       'content-type': 'application/json',
       'pb-schema': 'ingested-event/1',
       'pb-event-id': 'the event id, decimal',
+      'pb-outcome-wanted': 'present on webhook events: a gateway waits for the rule engine\'s outcome (rule-outcomes topic)',
     },
     partitions: 6,
   },
@@ -66,3 +67,6 @@ export const TOPICS = {
 } as const satisfies Record<string, TopicContract>;
 
 export const EVENT_SCHEMA_HEADER = 'ingested-event/1';
+
+/** Set on events whose request waits for the rule engine's outcome (webhooks); the engine answers those only. */
+export const OUTCOME_WANTED_HEADER = 'pb-outcome-wanted';

@@ -8,3 +8,4 @@ export * from './pulseboard-topics.ts';
 export * from './state-consumer.ts';
 export * from './outbox.ts';
 export * from './transient.ts';
+export * from './fan-out-consumer.ts';

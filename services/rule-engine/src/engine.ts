@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import type { IngestedEvent } from '@pulseboard/contracts';
+import { OUTCOME_WANTED_HEADER, type IngestedEvent } from '@pulseboard/contracts';
 import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
 import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from './rules/index.ts';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
@@ -8,8 +8,6 @@ import { loadStates, wakingTiles, type StoredState } from './repository.ts';
 import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';
 import type { EngineMetrics } from './metrics.ts';
 
-/** The header the gateway sets on events whose request waits for the engine's outcome (webhooks). */
-export const OUTCOME_WANTED_HEADER = 'pb-outcome-wanted';
 
 /** What memory holds for one claimed partition: its projects' states (loaded on first use) and timers. */
 class PartitionMemory {

@@ -1,3 +1,2 @@
 export { loadRuleEngineEnv, type RuleEngineEnv } from './env.ts';
 export { MIGRATIONS_DIR, startRuleEngine, type RuleEngineService, type RuleEngineOptions } from './service.ts';
-export { OUTCOME_WANTED_HEADER } from './engine.ts';

@@ -1,5 +1,6 @@
 import type { LimitDefaults } from '../auth/project-directory.ts';
 import type { ProjectRecord } from '../repositories/projects.ts';
+import type { TileStateRecord } from '../repositories/tile-states.ts';
 import type { TileRecord } from '../repositories/tiles.ts';
 
 /**
@@ -39,5 +40,18 @@ export function presentTile(row: TileRecord) {
     position: row.position,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** GET /tiles/:id/state (CONTRACT Tiles): before the engine's first change a tile is unknown, version 0, since its creation. */
+export function presentTileState(tile: TileRecord, state: TileStateRecord | undefined) {
+  return {
+    tile_id: tile.id,
+    project_key: tile.project_key,
+    status: state?.status ?? 'unknown',
+    value: state?.value ?? null,
+    version: state?.version ?? 0,
+    last_event_id: state?.last_event_id ?? null,
+    changed_at: (state?.changed_at ?? tile.created_at).toISOString(),
   };
 }

@@ -7,7 +7,8 @@ import { notFound } from '../error-handler.ts';
 import { parseNumericId } from '../params/ids.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
 import { deleteTile, findTile, insertTile, listTiles, updateTile, type TileRecord } from '../repositories/tiles.ts';
-import { presentTile } from './present.ts';
+import { findTileState } from '../repositories/tile-states.ts';
+import { presentTile, presentTileState } from './present.ts';
 import { createTileBody, MAX_RULE_BYTES, updateTileBody, type CreateTileBody, type UpdateTileBody } from './tile-schemas.ts';
 
 export interface TileRouteDeps {
@@ -40,8 +41,9 @@ function checkRule(rule: unknown): void {
 
 /**
  * Tiles (spec 4.5 reads; CONTRACT.md adds create, update, delete) with a user
- * token or the project's key. GET /tiles/:id/state belongs to the rule engine,
- * which owns tile state; it is not answered here.
+ * token or the project's key. GET /tiles/:id/state reads what the rule engine
+ * committed (the engine owns tile state): a tile it has not evaluated yet is
+ * `unknown` at version 0 since its creation.
  */
 export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): void {
   app.register(async (api) => {
@@ -69,6 +71,11 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
     });
 
     api.get<WithId>('/api/v1/tiles/:id', { preValidation: loadTile }, async (request, reply) => reply.send({ data: presentTile(request.targetTile!) }));
+
+    api.get<WithId>('/api/v1/tiles/:id/state', { preValidation: loadTile }, async (request, reply) => {
+      const tile = request.targetTile!;
+      return reply.send({ data: presentTileState(tile, await findTileState(deps.pool, tile.id)) });
+    });
 
     api.post<{ Body: CreateTileBody }>('/api/v1/tiles', { schema: { body: { $ref: createTileBody.$id } } }, async (request, reply) => {
       const principal = request.principal!;

@@ -59,7 +59,7 @@ export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Acc
     const ids = resume?.ids ?? (await deps.pipeline.allocateIds(s.events.length));
     s.beforePublish?.({ ids, receivedAtMs: receivedAt.getTime() });
     const started = performance.now();
-    await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt);
+    await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt, s.endpoint === 'webhooks');
     deps.metrics.kafkaAckMs.observe(performance.now() - started);
     deps.metrics.eventsAccepted.inc({ endpoint: s.endpoint }, s.events.length);
     return { project, decision, ids, receivedAt };

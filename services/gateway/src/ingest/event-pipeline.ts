@@ -1,5 +1,5 @@
 import type { IngestedEvent, WebhookEvent } from '@pulseboard/contracts';
-import { EVENT_SCHEMA_HEADER } from '@pulseboard/contracts';
+import { EVENT_SCHEMA_HEADER, OUTCOME_WANTED_HEADER } from '@pulseboard/contracts';
 import type { BatchingProducer } from '@pulseboard/kafka-kit';
 import type { ProjectAuth } from '../auth/project-directory.ts';
 import type { EventIdAllocator } from './event-id-allocator.ts';
@@ -48,7 +48,8 @@ export class EventPipeline {
     return this.ids.allocateMany(count);
   }
 
-  async publish(project: ProjectAuth, events: readonly WebhookEvent[], ids: readonly number[], receivedAt: Date): Promise<void> {
+  /** `outcomeWanted`: the request waits for the rule engine's outcome of these events (webhooks). */
+  async publish(project: ProjectAuth, events: readonly WebhookEvent[], ids: readonly number[], receivedAt: Date, outcomeWanted = false): Promise<void> {
     const at = receivedAt.toISOString();
     // Key and value are encoded to UTF-8 here, once (the key once per request): the
     // producer sizes them and kafkajs writes them as they are.
@@ -60,7 +61,7 @@ export class EventPipeline {
         return {
           key,
           value: Buffer.from(JSON.stringify(toIngestedEvent(id, project, event, at)), 'utf8'),
-          headers: { 'content-type': CONTENT_TYPE_JSON, 'pb-schema': SCHEMA_HEADER, 'pb-event-id': String(id) },
+          headers: { 'content-type': CONTENT_TYPE_JSON, 'pb-schema': SCHEMA_HEADER, 'pb-event-id': String(id), ...(outcomeWanted ? { [OUTCOME_WANTED_HEADER]: '1' } : {}) },
         };
       }),
     );

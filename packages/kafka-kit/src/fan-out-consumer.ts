@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { Decoder } from './batch-consumer.ts';
+
+export interface FanOutConsumerOptions<T> {
+  kafka: Kafka;
+  logger: Logger;
+  topic: string;
+  /** The instance's group is `<groupPrefix>-<random>`: its own, so it receives every message. */
+  groupPrefix: string;
+  decode: Decoder<T>;
+  /** Called for each decoded message, in order per partition. Errors are logged; the message is not retried. */
+  handle: (value: T, message: KafkaMessage, partition: number) => void | Promise<void>;
+  /** Told each message that could not be decoded (logged and skipped). */
+  onUndecodable?: (reason: string) => void;
+  sessionTimeoutMs?: number;
+}
+
+export interface RunningFanOutConsumer {
+  groupId: string;
+  /** True once the consumer has its partitions and has fetched from them: messages produced after this arrive. */
+  ready(): boolean;
+  whenReady(): Promise<void>;
+  /** Leaves and deletes the instance's group, so groups do not pile up on the broker. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A consumer every instance of a service runs to see every message of a topic
+ * (broadcast, gateways waiting for the rule engine's outcomes): a group of its
+ * own that starts at the latest offset, never commits and never dead-letters.
+ * What happened before the instance started is read elsewhere (Postgres), not
+ * replayed from Kafka.
+ */
+export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): Promise<RunningFanOutConsumer> {
+  const { kafka, logger, topic } = options;
+  const groupId = `${options.groupPrefix}-${randomUUID()}`;
+  const consumer = kafka.consumer({
+    groupId,
+    sessionTimeout: options.sessionTimeoutMs ?? 10_000,
+    heartbeatInterval: 1000,
+    allowAutoTopicCreation: false,
+    // A fan-out reader wants each message at once, not a fuller fetch later.
+    maxWaitTimeInMs: 100,
+  });
+  let joined = false;
+  let isReady = false;
+  let markReady: () => void = () => undefined;
+  const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    joined = true;
+  });
+  // The first fetch after joining means the start offsets (latest) are resolved: from now on nothing is missed.
+  consumer.on(consumer.events.FETCH, () => {
+    if (joined && !isReady) {
+      isReady = true;
+      markReady();
+    }
+  });
+
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: false });
+  await consumer.run({
+    autoCommit: false,
+    eachMessage: async ({ message, partition }) => {
+      const decoded = options.decode(message.value, message.headers);
+      if (!decoded.ok) {
+        logger.warn({ event: 'fan_out_message_undecodable', topic, partition, offset: message.offset, reason: decoded.code });
+        options.onUndecodable?.(decoded.code);
+        return;
+      }
+      try {
+        await options.handle(decoded.value, message, partition);
+      } catch (error) {
+        logger.warn({ event: 'fan_out_handler_failed', topic, partition, offset: message.offset, err: error });
+      }
+    },
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    groupId,
+    ready: () => isReady,
+    whenReady: () => readyPromise,
+    stop() {
+      stopped ??= (async () => {
+        await consumer.disconnect();
+        const admin = kafka.admin();
+        await admin.connect();
+        try {
+          await admin.deleteGroups([groupId]);
+        } catch (error) {
+          logger.warn({ event: 'fan_out_group_not_deleted', group: groupId, err: error });
+        } finally {
+          await admin.disconnect();
+        }
+      })();
+      return stopped;
+    },
+  };
+}
