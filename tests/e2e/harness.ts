@@ -11,9 +11,15 @@ export async function startPipeline(extraEnv: Record<string, string> = {}) {
     env,
     url,
     gateway,
+    /** One more gateway on the same topics and database; its URL. */
+    async startGateway(): Promise<string> {
+      const port2 = await freePort();
+      processes.push(await spawnService('gateway', { ...env, GATEWAY_PORT: String(port2) }));
+      return `http://127.0.0.1:${port2}`;
+    },
     /** A rule engine process in the group of this pipeline (call twice for two instances). */
     async startRuleEngine(extra: Record<string, string> = {}): Promise<ServiceProcess> {
-      const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra });
+      const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra }, 'rule_engine_started');
       processes.push(engine);
       return engine;
     },

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { BatchingProducer, createKafka, ensureTopics, eventsTopicSpec } from '@pulseboard/kafka-kit';
+import { BatchingProducer, createKafka, ensureTopics, eventsTopicSpec, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
+import { TOPICS } from '@pulseboard/contracts';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { GatewayEnv } from './env.ts';
 import type { GatewayDeps } from './deps.ts';
@@ -15,8 +16,19 @@ import { createEnvelopeValidator } from './ingest/envelope-validator.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import { createRedisClient } from './redis-client.ts';
 import { IdempotencyStore } from './ingest/idempotency.ts';
+import { KafkaRuleOutcomes } from './ingest/kafka-rule-outcomes.ts';
 import { nextEventIdBlock } from './repositories/event-ids.ts';
 import { monthlyUsageLoader } from './repositories/monthly-usage.ts';
+
+function decodeRuleOutcome(value: Buffer | null): { ok: true; value: { event_id: number; tiles_affected: number } } | { ok: false; code: string; message: string } {
+  try {
+    const parsed = JSON.parse(value?.toString('utf8') ?? 'null') as { event_id?: unknown; tiles_affected?: unknown } | null;
+    if (Number.isSafeInteger(parsed?.event_id) && Number.isSafeInteger(parsed?.tiles_affected)) return { ok: true, value: parsed as { event_id: number; tiles_affected: number } };
+  } catch {
+    // falls through
+  }
+  return { ok: false, code: 'invalid_rule_outcome', message: 'not a rule outcome' };
+}
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -46,7 +58,22 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   redis.on('error', (error: Error) => logger.warn({ event: 'redis_connection_error', err: error }));
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-gateway`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
   if (overrides.skipTopicCheck !== true) {
-    await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env)]);
+    await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env), { topic: env.TOPIC_RULE_OUTCOMES, numPartitions: TOPICS.ruleOutcomes.partitions }]);
+  }
+  // Webhook requests wait for the rule engine's outcome; 0 turns the wait (and this reader) off.
+  const ruleOutcomes = env.WEBHOOK_OUTCOME_TIMEOUT_MS > 0 ? new KafkaRuleOutcomes() : undefined;
+  let outcomesConsumer: RunningFanOutConsumer | undefined;
+  if (ruleOutcomes !== undefined && overrides.skipTopicCheck !== true) {
+    outcomesConsumer = await runFanOutConsumer<{ event_id: number; tiles_affected: number }>({
+      kafka,
+      logger,
+      topic: env.TOPIC_RULE_OUTCOMES,
+      groupPrefix: `${env.KAFKA_CLIENT_ID}-gateway-outcomes`,
+      decode: decodeRuleOutcome,
+      handle: (outcome) => ruleOutcomes.receive(outcome),
+    });
+    // Until it has its partitions an outcome could pass unseen (the request would get 202): wait, bounded.
+    await Promise.race([outcomesConsumer.whenReady(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   }
   const metrics = createGatewayMetrics();
   const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES, onProduceRequest: (messages) => metrics.kafkaProduceRequestMessages.observe(messages) });
@@ -72,6 +99,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     validator: createEnvelopeValidator(),
     metrics,
     idempotency: new IdempotencyStore(redis, env.IDEMPOTENCY_TTL_SECONDS),
+    ...(ruleOutcomes === undefined ? {} : { ruleOutcomes }),
     kafkaReady: () => producer.ready,
     now,
   };
@@ -89,6 +117,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
       // then flush the producer, then close the stores they used.
       stopping ??= (async () => {
         await app.close();
+        await outcomesConsumer?.stop();
         await producer.stop();
         await Promise.allSettled([pool.end(), redis.quit()]);
         logger.info({ event: 'gateway_stopped' });
