@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createAjv, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
+import { compileProjectRules, toRuleEvent, type TileState } from '@pulseboard/rule-engine/rules';
+import { envelope, readTopic, request, TEST_DATABASE_URL, topicMessageCount, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import { startPipeline } from './harness.ts';
+
+const EVENTS = 2400;
+const PROJECTS = 6;
+const RULES = [
+  { name: 'value', rule: { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 60, critical: 90 } } },
+  { name: 'deploys', rule: { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } } },
+  { name: 'up', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' } } },
+  { name: 'low values', rule: { filter: { type: 'metric', attributes: { value: { lt: 50 } } }, evaluation: { kind: 'threshold', attribute: 'value', warning: 20, critical: 40 } } },
+];
+
+function eventNumber(n: number): Record<string, unknown> {
+  switch (n % 3) {
+    case 0:
+      return { type: 'metric', name: 'cpu', attributes: { value: (n * 37) % 100 } };
+    case 1:
+      return { type: 'deployment', name: ['deploy_started', 'deploy_finished', 'deploy_failed'][(n * 7) % 3] };
+    default:
+      return { type: 'uptime', name: 'check', attributes: { is_up: (n * 13) % 5 !== 0 } };
+  }
+}
+
+describe('rule engines: two instances split the partitions; one killed mid-stream and restarted', () => {
+  let pipeline: Awaited<ReturnType<typeof startPipeline>>;
+  const db = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+
+  beforeAll(async () => {
+    pipeline = await startPipeline();
+  });
+  afterAll(async () => {
+    await pipeline?.stop();
+    await db.end();
+  });
+
+  it('final states and history equal a clean replay of the same events: nothing applied twice or lost', async () => {
+    const projects = await Promise.all(Array.from({ length: PROJECTS }, () => pipeline.provision({ burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 1_000_000 })));
+    const tiles = new Map<string, { id: number; rule: unknown }[]>();
+    for (const project of projects) {
+      const created: { id: number; rule: unknown }[] = [];
+      for (const { name, rule } of RULES) {
+        const res = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name, kind: 'metric', rule } });
+        expect(res.status).toBe(201);
+        created.push({ id: res.body.data.id, rule });
+      }
+      tiles.set(project.projectKey, created);
+    }
+    const tileIds = [...tiles.values()].flat().map((t) => t.id);
+    const historyCount = async () => Number((await db.query('SELECT count(*) FROM tile_state_history WHERE tile_id = ANY($1)', [tileIds])).rows[0].count);
+
+    const engines: ServiceProcess[] = [await pipeline.startRuleEngine(), await pipeline.startRuleEngine()];
+    let killed = false;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        while (next < EVENTS) {
+          const n = next++;
+          const project = projects[n % PROJECTS]!;
+          const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...eventNumber(n) }) });
+          expect(res.status).toBe(201);
+          if (!killed && n >= EVENTS / 3 && (await historyCount()) > 0) {
+            killed = true;
+            await engines[0]!.kill('SIGKILL');
+          }
+        }
+      }),
+    );
+    expect(killed).toBe(true);
+    engines.push(await pipeline.startRuleEngine());
+
+    // Done when the engines' stored offsets reach the end of the topic.
+    const topic = pipeline.env.TOPIC_EVENTS!;
+    const total = await topicMessageCount(topic);
+    expect(total).toBe(EVENTS);
+    await waitFor(
+      async () => Number((await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND next_offset >= 0', [pipeline.env.RULE_ENGINE_GROUP_ID, topic])).rows[0].n) === total,
+      { timeoutMs: 90_000, what: 'the engines to reach the end of the topic' },
+    );
+    // Both first instances claimed partitions (they split them).
+    for (const engine of engines.slice(0, 2)) expect(engine.logs.some((l) => l.includes('"event":"partition_claimed"'))).toBe(true);
+
+    // The clean replay: the same events, in the topic's order, through the same rules.
+    const validate = tileRuleValidator(createAjv());
+    const replayed = new Map<number, { state: TileState; history: unknown[] }>();
+    const compiled = new Map([...tiles].map(([key, list]) => [key, compileProjectRules(list, validate)]));
+    for (const message of await readTopic(topic)) {
+      const event = JSON.parse(message.value!) as IngestedEvent;
+      for (const tile of compiled.get(event.project_key)!.matching(toRuleEvent(event))) {
+        const current = replayed.get(tile.id) ?? { state: tile.evaluator.initialState(), history: [] };
+        const step = tile.evaluator.applyEvent(current.state, toRuleEvent(event), Date.now());
+        replayed.set(tile.id, { state: step.state, history: [...current.history, ...step.changes.map((c) => [c.version, c.status, c.previous_status, c.value, c.event_id])] });
+      }
+    }
+
+    for (const id of tileIds) {
+      const expected = replayed.get(id);
+      const stored = (await db.query('SELECT status, value, version::int, last_event_id::float8 AS last_event_id FROM tile_states WHERE tile_id = $1', [id])).rows[0];
+      const history = (await db.query('SELECT version, status, previous_status, value, event_id FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [id])).rows.map((r) => [
+        Number(r.version),
+        r.status,
+        r.previous_status,
+        r.value,
+        r.event_id === null ? null : Number(r.event_id),
+      ]);
+      expect(history).toEqual(expected?.history ?? []);
+      if (expected === undefined) continue;
+      expect(stored).toEqual({ status: expected.state.status, value: expected.state.value, version: expected.state.version, last_event_id: expected.state.last_event_id });
+    }
+    // Every tile-change message left through the outbox (at least once: positions cover the history exactly).
+    const positions = new Set(
+      (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).map((m) => JSON.parse(m.value!) as { position: number; tile_id: number }).filter((c) => tileIds.includes(c.tile_id)).map((c) => c.position),
+    );
+    expect(positions.size).toBe(await historyCount());
+  });
+});
