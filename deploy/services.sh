@@ -4,7 +4,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERVICES=(gateway store)
+# The one list of services (also read by migrations and the test kit).
+mapfile -t SERVICES < <(grep -v -e '^#' -e '^[[:space:]]*$' "$root/deploy/services.txt")
 run_dir="$state_dir/run"
 mkdir -p "$run_dir"
 
@@ -27,7 +28,7 @@ start() {
     echo "$pid" >"$run_dir/$service.pid"
     # Wait for the service's own "started" log event, or its death.
     for _ in $(seq 1 120); do
-      grep -q "\"event\":\"${service}_started\"" < <(tail -n "+$from" "$log") && break
+      grep -q "\"event\":\"${service//-/_}_started\"" < <(tail -n "+$from" "$log") && break
       kill -0 "$pid" 2>/dev/null || { echo "$service failed to start:" >&2; tail -n 30 "$log" >&2; return 1; }
       sleep 0.5
     done

@@ -19,7 +19,7 @@ export async function startPipeline(extraEnv: Record<string, string> = {}) {
     },
     /** A rule engine process in the group of this pipeline (call twice for two instances). */
     async startRuleEngine(extra: Record<string, string> = {}): Promise<ServiceProcess> {
-      const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra }, 'rule_engine_started');
+      const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra });
       processes.push(engine);
       return engine;
     },

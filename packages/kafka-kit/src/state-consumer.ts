@@ -228,6 +228,7 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       if (batch.messages.length === 0) return;
       const isLive = () => isRunning() && !isStale() && !stopping;
       const partition = batch.partition;
+      logger.debug({ event: 'batch_received', topic, partition, first: batch.firstOffset(), last: batch.lastOffset(), claimed: claims.get(partition)?.epoch });
       const last = batch.messages[batch.messages.length - 1]!;
       const nextOffset = BigInt(last.offset) + 1n;
       await locks.run(partition, async () => {

@@ -28,7 +28,7 @@ export interface ServiceProcess {
  * waits for its `<name>_started` log event. Tests use it where a real process
  * boundary matters: killing a consumer mid-stream, two gateway instances.
  */
-export async function spawnService(service: string, env: Record<string, string>, startedEvent = `${service}_started`): Promise<ServiceProcess> {
+export async function spawnService(service: string, env: Record<string, string>, startedEvent = `${service.replaceAll('-', '_')}_started`): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
     cwd: root,
     // info at least: the start-up event is how we know it is up.

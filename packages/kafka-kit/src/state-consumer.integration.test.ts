@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import pino from 'pino';
+import { TEST_DATABASE_URL, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
+import { ensureTopics } from './client.ts';
+import { OK } from './outcome.ts';
+import { runStateConsumer, type RunningStateConsumer, type StateConsumerOptions } from './state-consumer.ts';
+
+const logger = pino({ level: process.env.KIT_TEST_LOG ?? 'silent' });
+const decode = (value: Buffer | null) => (value === null ? { ok: false as const, code: 'empty_value', message: 'no value' } : { ok: true as const, value: value.toString() });
+
+describe('state-owning consumer (offsets in Postgres, in the state transaction)', () => {
+  const kafka = testKafka();
+  const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 6 });
+  const suffix = uniqueName('kit').replace(/-/g, '_');
+  const offsets = `kit_offsets_${suffix}`;
+  const applied = `kit_applied_${suffix}`;
+  const running: RunningStateConsumer[] = [];
+
+  beforeAll(async () => {
+    await pool.query(`CREATE TABLE ${offsets} (group_id text, topic text, partition int, next_offset bigint NOT NULL, epoch bigint NOT NULL, updated_at timestamptz, PRIMARY KEY (group_id, topic, partition))`);
+    await pool.query(`CREATE TABLE ${applied} (topic text, "offset" bigint, value text)`);
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((c) => c.stop()));
+    await pool.query(`DROP TABLE IF EXISTS ${offsets}, ${applied}`);
+    await pool.end();
+  });
+
+  async function topicWith(values: (string | null)[], partitions = 1): Promise<string> {
+    const topic = `${testTopicPrefix()}${uniqueName('state')}`;
+    await ensureTopics(kafka, [{ topic, numPartitions: partitions }]);
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, messages: values.map((value, i) => ({ key: `k${i % 4}`, value })) });
+    await producer.disconnect();
+    return topic;
+  }
+
+  const appliedValues = async (topic: string) => (await pool.query(`SELECT value FROM ${applied} WHERE topic = $1 ORDER BY "offset"`, [topic])).rows.map((r) => r.value as string);
+
+  async function start(topic: string, groupId: string, overrides: Partial<StateConsumerOptions<string>> = {}): Promise<RunningStateConsumer> {
+    const consumer = await runStateConsumer<string>({
+      kafka,
+      logger,
+      pool,
+      groupId,
+      topic,
+      offsetsTable: offsets,
+      decode,
+      sessionTimeoutMs: 6000,
+      maxBackoffMs: 200,
+      handle: async (tx, messages) => {
+        for (const m of messages) await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
+        return { outcomes: messages.map(() => OK) };
+      },
+      ...overrides,
+    });
+    running.push(consumer);
+    return consumer;
+  }
+
+  it('retries a retryable failure until it passes, and drops only the message a non-retryable failure comes from', async () => {
+    const topic = await topicWith(['a', 'b', 'poison', 'c', null, 'd']);
+    let failures = 0;
+    const dropped: string[] = [];
+    const consumer = await start(topic, uniqueName('g'), {
+      onDrop: ({ offset, reason }) => dropped.push(`${offset}:${reason.split(':')[0]}`),
+      handle: async (tx, messages) => {
+        if (failures < 2) {
+          failures++;
+          throw Object.assign(new Error('database briefly away'), { retryable: true });
+        }
+        for (const m of messages) {
+          if (m.value === 'poison') throw new Error('a bug this message triggers');
+          await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
+        }
+        return { outcomes: messages.map(() => OK) };
+      },
+    });
+    await waitFor(async () => (await appliedValues(topic)).length === 4, { timeoutMs: 20000, what: 'the four good messages applied' });
+    expect(await appliedValues(topic)).toEqual(['a', 'b', 'c', 'd']);
+    expect(failures).toBe(2);
+    expect(dropped.sort()).toEqual(['2:handler_failed', '4:empty_value']);
+    await waitFor(async () => Number((await pool.query(`SELECT next_offset FROM ${offsets} WHERE topic = $1`, [topic])).rows[0]?.next_offset) === 6, { timeoutMs: 5000, what: 'offset stored' });
+    await consumer.stop();
+    await consumer.stop();
+  });
+
+  it('never applies a message twice when Kafka redelivers what Postgres already holds', async () => {
+    const topic = await topicWith(['a', 'b', 'c']);
+    const group = uniqueName('g');
+    const first = await start(topic, group);
+    await waitFor(async () => (await appliedValues(topic)).length === 3, { timeoutMs: 20000, what: 'first pass' });
+    await first.stop();
+    // As after a crash between the Postgres commit and Kafka's: Kafka's offset goes back to the start.
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.setOffsets({ groupId: group, topic, partitions: [{ partition: 0, offset: '0' }] });
+    await admin.disconnect();
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, messages: [{ key: 'k', value: 'd' }] });
+    await producer.disconnect();
+    await start(topic, group);
+    await waitFor(async () => (await appliedValues(topic)).length >= 4, { timeoutMs: 20000, what: 'the new message' });
+    expect(await appliedValues(topic)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('fences a former owner: once another instance claimed the partition, the old claim writes nothing', async () => {
+    const topic = await topicWith(['a']);
+    const group = uniqueName('g');
+    const claims: number[] = [];
+    const consumer = await start(topic, group, { onClaim: async (_tx, claim) => void claims.push(claim.epoch) });
+    await waitFor(async () => (await appliedValues(topic)).length === 1, { timeoutMs: 20000, what: 'first message' });
+    // Another instance takes the partition over (a rebalance this one has not noticed yet).
+    await pool.query(`UPDATE ${offsets} SET epoch = epoch + 1 WHERE group_id = $1`, [group]);
+    expect(await consumer.withClaim(0, async (tx) => void (await tx.query(`INSERT INTO ${applied} VALUES ($1, 99, 'zombie')`, [topic])))).toBe(false);
+    expect(consumer.claimedPartitions()).toEqual([]);
+    // Kafka still gives this instance the partition, so it claims it again (a new epoch) and goes on.
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, messages: [{ key: 'k', value: 'b' }] });
+    await producer.disconnect();
+    await waitFor(async () => (await appliedValues(topic)).length === 2, { timeoutMs: 20000, what: 'second message' });
+    expect(await appliedValues(topic)).toEqual(['a', 'b']);
+    expect(claims).toEqual([1, 3]);
+  });
+
+  it('a second instance in the group takes partitions over on rebalance; together they apply each message once', async () => {
+    const values = Array.from({ length: 60 }, (_, i) => `m${i}`);
+    const topic = await topicWith(values.slice(0, 30), 4);
+    const group = uniqueName('g');
+    const a = await start(topic, group);
+    await waitFor(async () => (await appliedValues(topic)).length === 30, { timeoutMs: 45000, what: 'first half' });
+    const b = await start(topic, group);
+    await waitFor(() => b.claimedPartitions().length > 0 || a.claimedPartitions().length < 4, { timeoutMs: 30000, what: 'a rebalance' });
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, messages: values.slice(30).map((value, i) => ({ key: `k${i % 16}`, value })) });
+    await producer.disconnect();
+    await waitFor(async () => (await appliedValues(topic)).length >= 60, { timeoutMs: 30000, what: 'second half' });
+    expect((await appliedValues(topic)).sort()).toEqual([...values].sort());
+    expect(b.claimedPartitions().length).toBeGreaterThan(0);
+  });
+});
