@@ -115,4 +115,52 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
     await engine.refreshRules();
     await waitFor(async () => (await state(tile)) === undefined, { timeoutMs: 10000, what: 'the deleted tile state removed' });
   });
+
+  it('every filter operator and field, and every window aggregate, on the real pipeline', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    now = Date.now();
+    // Each tile counts the events its filter lets through (a count window), so its value says which matched.
+    const counted = (filter: unknown) => ({ filter, evaluation: { kind: 'window', aggregate: 'count', window: '1h', warning: 1000 } });
+    const filters: Record<string, unknown> = {
+      eq: { attributes: { 'http.status': { eq: 500 } } },
+      plain: { attributes: { 'http.status': 500 } },
+      ne: { attributes: { 'http.status': { ne: 500 } } },
+      in: { attributes: { region: { in: ['eu', 'us'] } } },
+      gt: { attributes: { 'http.status': { gt: 499 } } },
+      gte: { attributes: { 'http.status': { gte: 404 } } },
+      lt: { attributes: { 'http.status': { lt: 404 } } },
+      lte: { attributes: { 'http.status': { lte: 404 } } },
+      exists: { attributes: { trace: { exists: true } } },
+      absent: { attributes: { trace: { exists: false } } },
+      contains: { attributes: { message: { contains: 'timeout' } } },
+      labels: { labels: ['prod', 'api'] },
+      severity: { severity: ['error', 'critical'] },
+      source: { source: 'billing' },
+      channel: { channel: 'ops' },
+      names: { type: 'error', name: ['a', 'b'] },
+    };
+    const ids: Record<string, number> = {};
+    for (const [name, filter] of Object.entries(filters)) ids[name] = await createTile(project, name, counted(filter));
+    const windows: Record<string, number> = {};
+    for (const aggregate of ['sum', 'avg', 'min', 'max'] as const) {
+      windows[aggregate] = await createTile(project, aggregate, { filter: { name: 'latency' }, evaluation: { kind: 'window', aggregate, attribute: 'ms', window: '5m', warning: 100000 } });
+    }
+    const events = [
+      { type: 'error', name: 'a', severity: 'error', source: 'billing', channel: 'ops', labels: ['prod', 'api', 'x'], attributes: { http: { status: 500 }, region: 'eu', trace: 't1', message: 'upstream timeout' } },
+      { type: 'error', name: 'b', severity: 'warn', source: 'web', labels: ['prod'], attributes: { http: { status: 404 }, region: 'ap', message: 'not found' } },
+      { type: 'infrastructure', name: 'c', severity: 'critical', channel: 'ops', labels: ['api', 'prod'], attributes: { http: { status: 200 }, region: 'us', trace: 't3' } },
+      { type: 'metric', name: 'latency', attributes: { ms: 100 } },
+      { type: 'metric', name: 'latency', attributes: { ms: 300 } },
+      { type: 'metric', name: 'latency', attributes: { ms: 200 } },
+    ];
+    for (const event of events) await ingest(project, event);
+    await waitForVersion(windows.max!, 2);
+    const value = async (id: number) => (await state(id))?.value ?? 0;
+    const counts = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([name, id]) => [name, await value(id)])));
+    expect(counts).toEqual({ eq: 1, plain: 1, ne: 5, in: 2, gt: 1, gte: 2, lt: 1, lte: 2, exists: 2, absent: 4, contains: 1, labels: 2, severity: 2, source: 1, channel: 2, names: 2 });
+    expect(await value(windows.sum!)).toBe(600);
+    expect(await value(windows.avg!)).toBe(200);
+    expect(await value(windows.min!)).toBe(100);
+    expect(await value(windows.max!)).toBe(300);
+  });
 });
