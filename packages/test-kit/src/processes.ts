@@ -28,8 +28,8 @@ export interface ServiceProcess {
  * waits for its `<name>_started` log event. Tests use it where a real process
  * boundary matters: killing a consumer mid-stream, two gateway instances.
  */
-export async function spawnService(service: string, env: Record<string, string>, startedEvent = `${service.replaceAll('-', '_')}_started`): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
+export async function spawnService(service: string, env: Record<string, string>, startedEvent = `${service.replaceAll('-', '_')}_started`, nodeArgs: string[] = []): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `services/${service}/src/main.ts`], {
     cwd: root,
     // info at least: the start-up event is how we know it is up.
     env: { ...process.env, ...env, LOG_LEVEL: env.LOG_LEVEL === 'debug' ? 'debug' : 'info' },

@@ -1,0 +1,233 @@
+/**
+ * bench:rules: the rule engine's throughput on a backlog, against the same
+ * run's raw consumer of the same topic (a ratio), then ingest-to-state latency
+ * at a steady rate through the whole pipeline.
+ *
+ *   pnpm bench:rules [--projects 100] [--tiles 100] [--events 200000] [--rate 2000] [--seconds 15]
+ *                    [--only all|backlog] [--profile]
+ *
+ * --profile: the engine writes a V8 CPU profile to the system temp dir on exit
+ * (summarise it with bench/ingest/profile-summary.ts).
+ *
+ * Setup: its own database (pulseboard_rules_bench), Redis database 4 and
+ * topics of its own; projects through the admin API, tiles (a mix of the four
+ * evaluation kinds) inserted directly; the backlog produced straight to the
+ * events topic in the gateway's format. Phase 1: a raw kafkajs consumer reads
+ * the backlog (baseline), then one rule engine process drains it (measured by
+ * its stored offsets). Phase 2: /ingest at a steady rate; latency from each
+ * 201 to the tile-change message that event caused (a fan-out reader of
+ * tile-changes), so it includes the outbox relay.
+ * Targets: >= 20,000 events/s and >= 0.5 x raw; latency p99 <= 50 ms.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { migrateAll } from '@pulseboard/db';
+import { runFanOutConsumer } from '@pulseboard/kafka-kit';
+import { freePort, provisionProject, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
+
+const { values: args } = parseArgs({
+  options: {
+    projects: { type: 'string', default: '100' },
+    tiles: { type: 'string', default: '100' },
+    events: { type: 'string', default: '200000' },
+    rate: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '15' },
+    profile: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'all' },
+  },
+});
+const PROJECTS = Number(args.projects);
+const TILES = Number(args.tiles);
+const EVENTS = Number(args.events);
+const RATE = Number(args.rate);
+const SECONDS = Number(args.seconds);
+const DATABASE_URL = process.env.RULES_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_rules_bench';
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const run = randomUUID().slice(0, 8);
+const log = (line = '') => console.log(line);
+const ADMIN_TOKEN = `bench-${run}`;
+const env = {
+  LOG_LEVEL: 'warn',
+  DATABASE_URL,
+  REDIS_URL: 'redis://127.0.0.1:6379/4',
+  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  TOPIC_EVENTS: `bench.rules.${run}.events`,
+  TOPIC_EVENTS_DLQ: `bench.rules.${run}.events.dlq`,
+  TOPIC_TILE_CHANGES: `bench.rules.${run}.tile-changes`,
+  TOPIC_RULE_OUTCOMES: `bench.rules.${run}.rule-outcomes`,
+  ADMIN_TOKEN,
+  MIGRATE_ON_START: 'false',
+  GLOBAL_HOURLY_LIMIT: '1000000000',
+  DEFAULT_ACCOUNT_HOURLY_LIMIT: '1000000000',
+  RULE_ENGINE_GROUP_ID: `bench-rules-${run}`,
+  RULE_ENGINE_HTTP_PORT: '0',
+};
+
+/** A quarter of each kind; the event mix below hits all of them. */
+function tileRule(i: number): unknown {
+  const metric = `m${i % 10}`;
+  switch (i % 4) {
+    case 0:
+      return { filter: { type: 'metric', name: metric }, evaluation: { kind: 'threshold', attribute: 'value', warning: 70, critical: 90 } };
+    case 1:
+      return { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 50, critical: 200 } };
+    case 2:
+      return { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { started: 'warning', finished: 'ok', failed: 'critical' } } };
+    default:
+      return { filter: { type: 'uptime', name: `check${i % 5}` }, evaluation: { kind: 'up_down', attribute: 'is_up' }, stale_after: '10m' };
+  }
+}
+
+function eventBody(n: number): Record<string, unknown> {
+  switch (n % 4) {
+    case 0:
+      return { type: 'metric', name: `m${n % 10}`, attributes: { value: (n * 37) % 100 } };
+    case 1:
+      return { type: 'error', name: 'exception', attributes: { code: n % 7 } };
+    case 2:
+      return { type: 'deployment', name: ['started', 'finished', 'failed'][n % 3], attributes: {} };
+    default:
+      return { type: 'uptime', name: `check${n % 5}`, attributes: { is_up: n % 11 !== 0 } };
+  }
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+async function main(): Promise<void> {
+  execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: 'inherit', env: { ...process.env, DATABASE_URL } });
+  // A fresh database each run: the figures count only this run's writes.
+  execFileSync('psql', [DATABASE_URL.replace(/\/[^/]*$/, '/postgres'), '-qc', `DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)} WITH (FORCE)`]);
+  await migrateAll(DATABASE_URL, root);
+  const db = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [env.TOPIC_EVENTS, env.TOPIC_TILE_CHANGES, env.TOPIC_RULE_OUTCOMES].map((topic) => ({ topic, numPartitions: 6 })), waitForLeaders: true });
+
+  const port = await freePort();
+  const processes: ServiceProcess[] = [await spawnService('gateway', { ...env, GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1' })];
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    const projects: Awaited<ReturnType<typeof provisionProject>>[] = [];
+    for (let p = 0; p < PROJECTS; p++) projects.push(await provisionProject(url, ADMIN_TOKEN, { burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 100_000_000 }));
+    await db.query(
+      `INSERT INTO tiles (project_key, name, kind, rule, position)
+       SELECT p, 'tile ' || i, 'metric', r, i FROM unnest($1::text[], $2::int[], $3::jsonb[]) AS t(p, i, r)`,
+      [
+        projects.flatMap((p) => Array.from({ length: TILES }, () => p.projectKey)),
+        projects.flatMap(() => Array.from({ length: TILES }, (_, i) => i)),
+        projects.flatMap(() => Array.from({ length: TILES }, (_, i) => JSON.stringify(tileRule(i)))),
+      ],
+    );
+    log(`bench:rules: ${PROJECTS} projects x ${TILES} tiles (threshold, window count, status_map, up_down), backlog of ${EVENTS} events`);
+
+    // The backlog, in the gateway's format, produced straight to the topic.
+    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    const at = new Date().toISOString();
+    for (let start = 0; start < EVENTS; start += 5000) {
+      const messages = Array.from({ length: Math.min(5000, EVENTS - start) }, (_, i) => {
+        const n = start + i;
+        const project = projects[n % PROJECTS]!;
+        const event = { id: 1_000_000_000 + n, project_key: project.projectKey, account_id: project.accountId, timestamp: at, received_at: at, ...eventBody(n) };
+        return { key: project.projectKey, value: JSON.stringify(event) };
+      });
+      await producer.send({ topic: env.TOPIC_EVENTS, messages });
+    }
+
+    // Baseline: a raw consumer of the same backlog (no decoding, no writes).
+    let consumed = 0;
+    const raw = kafka.consumer({ groupId: `bench-raw-${run}`, maxBytesPerPartition: 4 * 1024 * 1024 });
+    await raw.connect();
+    await raw.subscribe({ topic: env.TOPIC_EVENTS, fromBeginning: true });
+    const rawStart = performance.now();
+    let rawEnd = 0;
+    await new Promise<void>((resolve) => {
+      void raw.run({
+        eachBatch: async ({ batch }) => {
+          consumed += batch.messages.length;
+          if (consumed >= EVENTS && rawEnd === 0) {
+            rawEnd = performance.now();
+            resolve();
+          }
+        },
+      });
+    });
+    await raw.disconnect();
+    const rawRate = EVENTS / ((rawEnd - rawStart) / 1000);
+
+    // The engine on the same backlog: done when its stored offsets reach the end.
+    const engineStart = performance.now();
+    const profiles = join(tmpdir(), 'pulseboard-rules-profiles');
+    if (args.profile) log(`engine CPU profile goes to ${profiles}`);
+    processes.push(await spawnService('rule-engine', env, undefined, args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []));
+    const applied = async () => Number((await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND next_offset > 0', [env.RULE_ENGINE_GROUP_ID])).rows[0].n);
+    while ((await applied()) < EVENTS) await new Promise((r) => setTimeout(r, 50));
+    const engineRate = EVENTS / ((performance.now() - engineStart) / 1000);
+    const changes = Number((await db.query('SELECT count(*) FROM tile_state_history')).rows[0].count);
+    log(`backlog: engine ${Math.round(engineRate)} events/s (start-up included), raw consumer ${Math.round(rawRate)} events/s, ratio ${(engineRate / rawRate).toFixed(2)} (target >= 20000 and >= 0.5); ${changes} tile changes written`);
+
+    if (args.only === 'backlog') return;
+    // Phase 2: steady /ingest, latency from 201 to the tile-change the event caused.
+    const acknowledged = new Map<number, number>();
+    const latencies: number[] = [];
+    const reader = await runFanOutConsumer<{ event_id: number | null }>({
+      kafka,
+      logger: pino({ level: 'silent' }),
+      topic: env.TOPIC_TILE_CHANGES,
+      groupPrefix: 'bench-rules-latency',
+      decode: (value) => ({ ok: true, value: JSON.parse(value!.toString()) }),
+      handle: (change) => {
+        const sent = change.event_id === null ? undefined : acknowledged.get(change.event_id);
+        if (sent === undefined) return;
+        acknowledged.delete(change.event_id!);
+        latencies.push(performance.now() - sent);
+      },
+    });
+    await reader.whenReady();
+    let sent = 0;
+    let failed = 0;
+    const total = RATE * SECONDS;
+    const started = performance.now();
+    const inflight = new Set<Promise<void>>();
+    while (sent < total) {
+      const due = Math.floor(((performance.now() - started) / 1000) * RATE);
+      while (sent < Math.min(due, total)) {
+        const n = sent++;
+        const project = projects[n % PROJECTS]!;
+        // Metric events with a changing value: each changes its threshold tile, so each gives a message.
+        const body = { project_key: project.projectKey, type: 'metric', name: `m${n % 10}`, timestamp: new Date().toISOString(), attributes: { value: n % 2 === 0 ? 10 + (n % 50) : 75 + (n % 20) } };
+        const p = fetch(`${url}/ingest`, { method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+          .then(async (res) => {
+            const json = (await res.json()) as { event_id?: number };
+            if (res.status === 201 && json.event_id !== undefined) acknowledged.set(json.event_id, performance.now());
+            else failed++;
+          })
+          .catch(() => void failed++)
+          .finally(() => inflight.delete(p));
+        inflight.add(p);
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await Promise.all(inflight);
+    const deadline = performance.now() + 10_000;
+    while (acknowledged.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await reader.stop();
+    latencies.sort((a, b) => a - b);
+    const achieved = total / ((performance.now() - started) / 1000);
+    log(`steady ${RATE}/s for ${SECONDS} s through /ingest (achieved ~${Math.round(Math.min(RATE, achieved))}/s, ${failed} failed): ingest-201 to tile-change p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms over ${latencies.length} changes, ${acknowledged.size} without a change (target p99 <= 50 ms)`);
+  } finally {
+    await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    await admin.deleteTopics({ topics: [env.TOPIC_EVENTS, env.TOPIC_TILE_CHANGES, env.TOPIC_RULE_OUTCOMES] }).catch(() => undefined);
+    await admin.disconnect();
+    await db.end();
+  }
+}
+
+await main();
