@@ -15,7 +15,7 @@ import pg from 'pg';
 import { migrateAll } from '../../packages/db/src/index.ts';
 import { createLogger } from '../../packages/config/src/index.ts';
 import { startGateway, loadGatewayEnv } from '../../services/gateway/src/index.ts';
-import { hashSecret, generateSecret, API_KEY_PREFIX } from '../../services/gateway/src/auth/credentials.ts';
+import { hashSecret, generateSecret, API_KEY_PREFIX } from '../../packages/contracts/src/index.ts';
 import { parseEventFilters, type EventFilters } from '../../services/gateway/src/params/event-filters.ts';
 import { COUNT_CAP, countEvents, selectEventPage, EVENT_COLUMNS } from '../../services/gateway/src/repositories/events.ts';
 import type { IngestedEvent } from '../../packages/contracts/src/index.ts';

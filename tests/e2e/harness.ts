@@ -17,6 +17,13 @@ export async function startPipeline(extraEnv: Record<string, string> = {}) {
       processes.push(await spawnService('gateway', { ...env, GATEWAY_PORT: String(port2) }));
       return `http://127.0.0.1:${port2}`;
     },
+    /** A broadcast process on this pipeline's topics; its base URL (http://, the socket is at /ws). */
+    async startBroadcast(extra: Record<string, string> = {}): Promise<{ url: string; process: ServiceProcess }> {
+      const port2 = await freePort();
+      const broadcast = await spawnService('broadcast', { ...env, BROADCAST_PORT: String(port2), ...extra });
+      processes.push(broadcast);
+      return { url: `http://127.0.0.1:${port2}`, process: broadcast };
+    },
     /** A rule engine process in the group of this pipeline (call twice for two instances). */
     async startRuleEngine(extra: Record<string, string> = {}): Promise<ServiceProcess> {
       const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra });

@@ -33,6 +33,8 @@ export function serviceTestEnv(extra: Record<string, string> = {}): Record<strin
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     GATEWAY_PORT: '0',
     GATEWAY_HOST: '127.0.0.1',
+    BROADCAST_PORT: '0',
+    BROADCAST_HOST: '127.0.0.1',
     STORE_HTTP_PORT: '0',
     STORE_GROUP_ID: `test-store-${suffix}`,
     RULE_ENGINE_GROUP_ID: `test-rule-engine-${suffix}`,

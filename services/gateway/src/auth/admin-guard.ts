@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { PulseboardError } from '@pulseboard/contracts';
-import { bearerToken, credentialKind, hashSecret, sameHash } from './credentials.ts';
+import { bearerToken, credentialKind, hashSecret, sameHash } from '@pulseboard/contracts';
 
 /** onRequest guard for /api/v1/admin/*: only ADMIN_TOKEN, compared (as hashes) in constant time. */
 export function adminGuard(adminToken: string) {

@@ -2,7 +2,7 @@ import type { Pool } from '@pulseboard/db';
 import { PulseboardError } from '@pulseboard/contracts';
 import type { RedisClient } from '../redis-client.ts';
 import { findUserByTokenHash } from '../repositories/users.ts';
-import { bearerToken, credentialKind, hashSecret } from './credentials.ts';
+import { bearerToken, credentialKind, hashSecret } from '@pulseboard/contracts';
 import type { ProjectAuth, ProjectDirectory } from './project-directory.ts';
 import { readRevision } from './revision.ts';
 

@@ -2,7 +2,7 @@ import type { Pool } from '@pulseboard/db';
 import type { RedisClient } from '../redis-client.ts';
 import type { LimitSubject } from '../limits/limiter.ts';
 import { findProjectAuth, type ProjectAuthRow } from '../repositories/projects.ts';
-import { hashSecret, sameHash } from './credentials.ts';
+import { hashSecret, sameHash } from '@pulseboard/contracts';
 import { publishRevision, revisionKey } from './revision.ts';
 
 /** A project as authentication caches it; it is also the limiter's subject (its revision the limiter's fence). */

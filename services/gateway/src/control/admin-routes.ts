@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '@pulseboard/db';
 import { adminGuard } from '../auth/admin-guard.ts';
-import { newApiKey } from '../auth/credentials.ts';
+import { newApiKey } from '@pulseboard/contracts';
 import type { LimitDefaults } from '../auth/project-directory.ts';
 import { notFound } from '../error-handler.ts';
 import { parseNumericId } from '../params/ids.ts';

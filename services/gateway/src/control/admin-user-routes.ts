@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '@pulseboard/db';
-import { generateSecret, hashSecret, USER_TOKEN_PREFIX } from '../auth/credentials.ts';
+import { generateSecret, hashSecret, USER_TOKEN_PREFIX } from '@pulseboard/contracts';
 import { notFound } from '../error-handler.ts';
 import { parseNumericId } from '../params/ids.ts';
 import { accountExists } from '../repositories/accounts.ts';

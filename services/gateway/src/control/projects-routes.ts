@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Pool } from '@pulseboard/db';
 import { PulseboardError } from '@pulseboard/contracts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { newApiKey } from '../auth/credentials.ts';
+import { newApiKey } from '@pulseboard/contracts';
 import type { LimitDefaults } from '../auth/project-directory.ts';
 import { accountOf, mayNameProject, principalHook, userTokenRequired } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';

@@ -1,0 +1,154 @@
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import { BROADCAST_CLOSE, type BroadcastClientMessage } from '@pulseboard/contracts';
+import type { BroadcastEnv } from './env.ts';
+import { changeFrame, type ChangeFrame, type Hub, type Subscriber } from './hub.ts';
+import type { BroadcastMetrics } from './metrics.ts';
+import { catchUp, type Principal } from './repository.ts';
+
+export interface ConnectionDeps {
+  env: BroadcastEnv;
+  pool: Pool;
+  logger: Logger;
+  metrics: BroadcastMetrics;
+  hub: Hub;
+  authenticate: (token: string) => Promise<Principal | undefined>;
+  parse: (text: string) => BroadcastClientMessage | undefined;
+}
+
+interface Subscription {
+  project: string;
+  /** The last position sent: later changes only. */
+  position: number;
+  /** Live changes that arrive while the catch-up is read; null once live. */
+  held: ChangeFrame[] | null;
+}
+
+/** One client: authentication, subscriptions with resume, and the slow-consumer bound. */
+export class ClientConnection implements Subscriber {
+  principal: Principal | undefined;
+  /** Answered the last ping (heartbeat). */
+  alive = true;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private authTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly deps: ConnectionDeps,
+    principal: Principal | undefined,
+  ) {
+    ws.on('message', (data, isBinary) => void this.onMessage(data as Buffer, isBinary).catch((error: unknown) => this.fail(error)));
+    ws.on('pong', () => (this.alive = true));
+    ws.on('close', () => this.dispose());
+    ws.on('error', () => this.dispose());
+    if (principal === undefined) {
+      this.authTimer = setTimeout(() => this.close(BROADCAST_CLOSE.authTimeout, 'authentication timed out', 'auth_timeout'), deps.env.BROADCAST_AUTH_TIMEOUT_MS);
+    } else {
+      this.ready(principal);
+    }
+  }
+
+  /** Sends unless the client is too slow: past the bound it is closed instead of buffered without limit. */
+  send(text: string): void {
+    if (this.closed) return;
+    if (this.ws.bufferedAmount > this.deps.env.BROADCAST_MAX_BUFFERED_BYTES) {
+      this.close(BROADCAST_CLOSE.slowConsumer, 'slow consumer', 'slow_consumer');
+      return;
+    }
+    this.ws.send(text);
+    this.deps.metrics.messagesSent.inc();
+  }
+
+  deliver(change: ChangeFrame): void {
+    const sub = this.subscriptions.get(change.projectKey);
+    if (sub === undefined) return;
+    if (sub.held !== null) {
+      sub.held.push(change);
+      return;
+    }
+    if (change.position <= sub.position) return; // a duplicate (at-least-once relay) or already sent in the catch-up
+    sub.position = change.position;
+    this.send(change.frame);
+  }
+
+  private ready(principal: Principal): void {
+    this.principal = principal;
+    this.send(JSON.stringify({ type: 'ready', kind: principal.kind, projects: principal.projects }));
+  }
+
+  private async onMessage(data: Buffer, isBinary: boolean): Promise<void> {
+    if (isBinary || data.length > this.deps.env.BROADCAST_MAX_MESSAGE_BYTES) return this.close(BROADCAST_CLOSE.badMessage, 'message not understood', 'bad_message');
+    const message = this.deps.parse(data.toString('utf8'));
+    if (message === undefined) return this.close(BROADCAST_CLOSE.badMessage, 'message not understood', 'bad_message');
+    if (message.type === 'ping') return this.send('{"type":"pong"}');
+    if (message.type === 'auth') {
+      if (this.principal !== undefined) return this.error('already_authenticated', 'this connection is already authenticated');
+      clearTimeout(this.authTimer);
+      const principal = await this.deps.authenticate(message.token);
+      if (principal === undefined) return this.close(BROADCAST_CLOSE.authFailed, 'authentication failed', 'auth_failed');
+      return this.ready(principal);
+    }
+    if (this.principal === undefined) return this.close(BROADCAST_CLOSE.authFailed, 'authenticate first', 'auth_failed');
+    if (message.type === 'unsubscribe') {
+      this.subscriptions.delete(message.project);
+      this.deps.hub.remove(message.project, this);
+      return this.send(JSON.stringify({ type: 'unsubscribed', project: message.project }));
+    }
+    return this.subscribe(message.project, message.since);
+  }
+
+  private async subscribe(project: string, since: number | undefined): Promise<void> {
+    // A project this client may not see looks exactly like one that does not exist.
+    if (!this.principal!.projects.some((p) => p.project_key === project)) return this.error('project_not_found', `no project ${project} for this credential`, project);
+    if (this.subscriptions.has(project)) return this.error('already_subscribed', `already subscribed to ${project}`, project);
+    if (this.subscriptions.size >= this.deps.env.BROADCAST_MAX_SUBSCRIPTIONS) return this.error('too_many_subscriptions', `at most ${this.deps.env.BROADCAST_MAX_SUBSCRIPTIONS} projects per connection`, project);
+    const sub: Subscription = { project, position: since ?? 0, held: [] };
+    this.subscriptions.set(project, sub);
+    // Live changes are held from here on, so none falls between the catch-up and going live.
+    this.deps.hub.add(project, this);
+    const result = await catchUp(this.deps.pool, project, since, this.deps.env.BROADCAST_RESUME_MAX_CHANGES);
+    if (this.subscriptions.get(project) !== sub) return;
+    if (result.kind === 'snapshot') {
+      sub.position = result.position;
+      this.send(JSON.stringify({ type: 'snapshot', project, position: result.position, tiles: result.tiles }));
+    } else {
+      for (const change of result.changes) {
+        sub.position = change.position;
+        this.send(changeFrame(change).frame);
+      }
+    }
+    this.send(JSON.stringify({ type: 'subscribed', project, position: sub.position, resumed: result.kind === 'changes' }));
+    const held = sub.held ?? [];
+    sub.held = null;
+    for (const change of held.sort((a, b) => a.position - b.position)) this.deliver(change);
+  }
+
+  private error(code: string, message: string, project?: string): void {
+    this.send(JSON.stringify({ type: 'error', code, message, ...(project === undefined ? {} : { project }) }));
+  }
+
+  private fail(error: unknown): void {
+    this.deps.logger.warn({ event: 'connection_failed', err: error });
+    this.close(1011, 'internal error', 'internal_error');
+  }
+
+  close(code: number, reason: string, metric: string): void {
+    if (this.closed) return;
+    this.deps.metrics.closed.inc({ reason: metric });
+    this.deps.logger.info({ event: 'connection_closed_by_server', code, reason: metric });
+    this.ws.close(code, reason);
+    // A client that reads nothing never completes the closing handshake.
+    setTimeout(() => this.ws.terminate(), 5000).unref();
+    this.dispose();
+  }
+
+  private dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.authTimer);
+    for (const project of this.subscriptions.keys()) this.deps.hub.remove(project, this);
+    this.subscriptions.clear();
+  }
+}

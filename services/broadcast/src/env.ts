@@ -1,0 +1,25 @@
+import { commonEnvProperties, loadEnv, type EnvOf } from '@pulseboard/config';
+
+const properties = {
+  ...commonEnvProperties,
+  BROADCAST_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8081 },
+  BROADCAST_HOST: { type: 'string', default: '0.0.0.0' },
+  // A browser authenticates in its first message: this long at most.
+  BROADCAST_AUTH_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 5000 },
+  // Ping interval; a peer that has not answered the previous ping by the next one is dropped.
+  BROADCAST_HEARTBEAT_MS: { type: 'integer', minimum: 100, default: 15000 },
+  // A client whose unsent bytes pass this is too slow: closed with 4008 instead of growing memory.
+  BROADCAST_MAX_BUFFERED_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
+  // A resume that missed more changes than this gets a snapshot instead.
+  BROADCAST_RESUME_MAX_CHANGES: { type: 'integer', minimum: 1, default: 1000 },
+  // How often open connections' credentials are checked again (regenerated key, deleted user).
+  BROADCAST_REVALIDATE_MS: { type: 'integer', minimum: 50, default: 500 },
+  BROADCAST_MAX_SUBSCRIPTIONS: { type: 'integer', minimum: 1, default: 50 },
+  BROADCAST_MAX_MESSAGE_BYTES: { type: 'integer', minimum: 256, default: 4096 },
+} as const;
+
+export type BroadcastEnv = EnvOf<typeof properties>;
+
+export function loadBroadcastEnv(env: Record<string, string | undefined> = process.env): BroadcastEnv {
+  return loadEnv<BroadcastEnv>(properties, env);
+}

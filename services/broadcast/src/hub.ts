@@ -1,0 +1,46 @@
+/** What the hub hands a connection: one change, its frame built once for every client. */
+export interface ChangeFrame {
+  projectKey: string;
+  position: number;
+  frame: string;
+}
+
+export interface Subscriber {
+  deliver(change: ChangeFrame): void;
+}
+
+/**
+ * The subscribers of each project. A change from Kafka is wrapped into its
+ * message text once (`{"type":"change","change":<the message's own bytes>}`)
+ * and that same string goes to every subscriber: serialised once per change,
+ * not once per client.
+ */
+export class Hub {
+  private readonly byProject = new Map<string, Set<Subscriber>>();
+
+  add(projectKey: string, subscriber: Subscriber): void {
+    let set = this.byProject.get(projectKey);
+    if (set === undefined) this.byProject.set(projectKey, (set = new Set()));
+    set.add(subscriber);
+  }
+
+  remove(projectKey: string, subscriber: Subscriber): void {
+    const set = this.byProject.get(projectKey);
+    set?.delete(subscriber);
+    if (set?.size === 0) this.byProject.delete(projectKey);
+  }
+
+  /** `raw` is the tile-changes message value as it came from Kafka (a TileChange JSON object). */
+  publish(projectKey: string, position: number, raw: string): number {
+    const set = this.byProject.get(projectKey);
+    if (set === undefined) return 0;
+    const change: ChangeFrame = { projectKey, position, frame: `{"type":"change","change":${raw}}` };
+    for (const subscriber of set) subscriber.deliver(change);
+    return set.size;
+  }
+}
+
+/** The frame of a change read from the history (catch-up): the same text a live change gets. */
+export function changeFrame(change: { project_key: string; position: number }): ChangeFrame {
+  return { projectKey: change.project_key, position: change.position, frame: `{"type":"change","change":${JSON.stringify(change)}}` };
+}

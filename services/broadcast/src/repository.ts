@@ -1,0 +1,92 @@
+import type { Pool } from 'pg';
+import type { TileChange } from '@pulseboard/contracts';
+
+/** Every SQL statement of the broadcast service; it only reads (tables of the gateway and the rule engine). */
+
+export interface VisibleProject {
+  project_key: string;
+  name: string;
+}
+
+export type Principal = { kind: 'project'; credentialHash: Buffer; projects: VisibleProject[] } | { kind: 'user'; credentialHash: Buffer; accountId: number; projects: VisibleProject[] };
+
+export async function projectByKeyHash(pool: Pool, hash: Buffer): Promise<VisibleProject | undefined> {
+  const { rows } = await pool.query<VisibleProject>('SELECT project_key, name FROM projects WHERE api_key_hash = $1 AND deleted_at IS NULL', [hash]);
+  return rows[0];
+}
+
+export async function userByTokenHash(pool: Pool, hash: Buffer): Promise<{ account_id: number } | undefined> {
+  const { rows } = await pool.query<{ account_id: number }>('SELECT account_id FROM users WHERE token_hash = $1', [hash]);
+  return rows[0];
+}
+
+export async function accountProjects(pool: Pool, accountId: number): Promise<VisibleProject[]> {
+  const { rows } = await pool.query<VisibleProject>('SELECT project_key, name FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key', [accountId]);
+  return rows;
+}
+
+/** Which of these credential hashes still open something: the rest were regenerated or deleted. */
+export async function liveCredentials(pool: Pool, keyHashes: Buffer[], tokenHashes: Buffer[]): Promise<Set<string>> {
+  const live = new Set<string>();
+  if (keyHashes.length > 0) {
+    const { rows } = await pool.query<{ h: Buffer }>('SELECT api_key_hash AS h FROM projects WHERE api_key_hash = ANY($1::bytea[]) AND deleted_at IS NULL', [keyHashes]);
+    for (const r of rows) live.add(r.h.toString('hex'));
+  }
+  if (tokenHashes.length > 0) {
+    const { rows } = await pool.query<{ h: Buffer }>('SELECT token_hash AS h FROM users WHERE token_hash = ANY($1::bytea[])', [tokenHashes]);
+    for (const r of rows) live.add(r.h.toString('hex'));
+  }
+  return live;
+}
+
+export interface TileSnapshot {
+  tile_id: number;
+  tile_name: string;
+  status: string;
+  value: unknown;
+  version: number;
+  last_event_id: number | null;
+  changed_at: string | null;
+}
+
+export type CatchUp = { kind: 'changes'; changes: TileChange[] } | { kind: 'snapshot'; position: number; tiles: TileSnapshot[] };
+
+/**
+ * What a subscriber needs to be current: the changes after `since` when there
+ * are at most `max` of them, otherwise every tile's state with the position it
+ * is current to. One REPEATABLE READ transaction, so the snapshot's tiles and
+ * position agree.
+ */
+export async function catchUp(pool: Pool, projectKey: string, since: number | undefined, max: number): Promise<CatchUp> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    if (since !== undefined) {
+      const { rows } = await client.query<TileChange & { changed_at: Date }>(
+        `SELECT id AS position, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause
+           FROM tile_state_history WHERE project_key = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        [projectKey, since, max + 1],
+      );
+      const { rows: top } = await client.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history');
+      // A position from the future (another installation, a reset) cannot be resumed from.
+      if (rows.length <= max && since <= (top[0]?.max ?? 0)) {
+        await client.query('COMMIT');
+        return { kind: 'changes', changes: rows.map((r) => ({ ...r, changed_at: r.changed_at.toISOString() })) };
+      }
+    }
+    const { rows: position } = await client.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history WHERE project_key = $1', [projectKey]);
+    const { rows: tiles } = await client.query<TileSnapshot & { changed_at: Date | null }>(
+      `SELECT t.id AS tile_id, t.name AS tile_name, coalesce(s.status, 'unknown') AS status, coalesce(s.value, 'null'::jsonb) AS value,
+              coalesce(s.version, 0) AS version, s.last_event_id, coalesce(s.changed_at, t.created_at) AS changed_at
+         FROM tiles t LEFT JOIN tile_states s ON s.tile_id = t.id WHERE t.project_key = $1 ORDER BY t.position, t.id`,
+      [projectKey],
+    );
+    await client.query('COMMIT');
+    return { kind: 'snapshot', position: position[0]?.max ?? 0, tiles: tiles.map((t) => ({ ...t, changed_at: t.changed_at?.toISOString() ?? null })) };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

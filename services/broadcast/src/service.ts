@@ -1,0 +1,153 @@
+import Fastify from 'fastify';
+import websocket from '@fastify/websocket';
+import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
+import { BROADCAST_CLOSE, TOPICS, bearerToken, broadcastClientMessageSchema, createAjv, credentialKind, hashSecret, type BroadcastClientMessage } from '@pulseboard/contracts';
+import { createKafka, ensureTopics, runFanOutConsumer } from '@pulseboard/kafka-kit';
+import { createPool } from '@pulseboard/db';
+import type { BroadcastEnv } from './env.ts';
+import { ClientConnection } from './connection.ts';
+import { registerDashboard } from './dashboard.ts';
+import { Hub } from './hub.ts';
+import { createBroadcastMetrics } from './metrics.ts';
+import { accountProjects, liveCredentials, projectByKeyHash, userByTokenHash, type Principal } from './repository.ts';
+
+export interface BroadcastService {
+  url: string;
+  /** Open connections (tests, benchmarks). */
+  connections(): number;
+  stop(): Promise<void>;
+}
+
+/** Composition root: builds every dependency once and passes it down. */
+export async function startBroadcast(env: BroadcastEnv, logger: Logger = createLogger('broadcast', env.LOG_LEVEL)): Promise<BroadcastService> {
+  const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-broadcast' });
+  const metrics = createBroadcastMetrics();
+  const hub = new Hub();
+  const connections = new Set<ClientConnection>();
+  const ajv = createAjv();
+  const validate = ajv.compile<BroadcastClientMessage>(broadcastClientMessageSchema);
+  const parse = (text: string): BroadcastClientMessage | undefined => {
+    try {
+      const value: unknown = JSON.parse(text);
+      return validate(value) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const authenticate = async (token: string): Promise<Principal | undefined> => {
+    const kind = credentialKind(token);
+    const hash = hashSecret(token);
+    if (kind === 'project') {
+      const project = await projectByKeyHash(pool, hash);
+      return project === undefined ? undefined : { kind, credentialHash: hash, projects: [project] };
+    }
+    if (kind === 'user') {
+      const user = await userByTokenHash(pool, hash);
+      return user === undefined ? undefined : { kind, credentialHash: hash, accountId: user.account_id, projects: await accountProjects(pool, user.account_id) };
+    }
+    return undefined;
+  };
+
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-broadcast`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  await ensureTopics(kafka, [{ topic: env.TOPIC_TILE_CHANGES, numPartitions: TOPICS.tileChanges.partitions }]);
+  // Every instance reads every change; what came before it started is read from the history.
+  const feed = await runFanOutConsumer<{ projectKey: string; position: number; raw: string }>({
+    kafka,
+    logger,
+    topic: env.TOPIC_TILE_CHANGES,
+    groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast`,
+    decode: (value) => {
+      try {
+        const raw = value?.toString('utf8') ?? '';
+        const parsed = JSON.parse(raw) as { project_key?: unknown; position?: unknown };
+        if (typeof parsed.project_key === 'string' && Number.isSafeInteger(parsed.position)) return { ok: true, value: { projectKey: parsed.project_key, position: parsed.position as number, raw } };
+      } catch {
+        // falls through
+      }
+      return { ok: false, code: 'invalid_tile_change', message: 'not a tile change' };
+    },
+    handle: ({ projectKey, position, raw }) => {
+      metrics.changesReceived.inc();
+      hub.publish(projectKey, position, raw);
+    },
+  });
+  await feed.whenReady();
+
+  const app = Fastify({ logger: false });
+  await app.register(websocket, { options: { maxPayload: env.BROADCAST_MAX_MESSAGE_BYTES } });
+  registerDashboard(app);
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+
+  const deps = { env, pool, logger, metrics, hub, authenticate, parse };
+  app.register(async (ws) => {
+    // A credential in the Authorization header is checked before the upgrade: a bad one is 401, no socket.
+    ws.addHook('preValidation', async (request, reply) => {
+      const token = bearerToken(request.headers.authorization);
+      if (token === undefined) return;
+      const principal = await authenticate(token);
+      if (principal === undefined) return reply.code(401).send({ status: 'error', code: 'unauthorized', message: 'Invalid API key or token' });
+      (request as { principal?: Principal }).principal = principal;
+    });
+    ws.get('/ws', { websocket: true }, (socket, request) => {
+      const connection = new ClientConnection(socket, deps, (request as { principal?: Principal }).principal);
+      connections.add(connection);
+      metrics.connections.inc();
+      socket.on('close', () => {
+        connections.delete(connection);
+        metrics.connections.dec();
+      });
+    });
+  });
+
+  // Heartbeat: a peer that did not answer the last ping is gone.
+  const heartbeat = setInterval(() => {
+    for (const c of connections) {
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+    }
+  }, env.BROADCAST_HEARTBEAT_MS);
+
+  // A regenerated key or a deleted user ends its connections within REVALIDATE_MS.
+  let revalidating = false;
+  const revalidate = setInterval(() => {
+    if (revalidating || connections.size === 0) return;
+    revalidating = true;
+    const held = [...connections].filter((c) => c.principal !== undefined);
+    const keys = held.filter((c) => c.principal!.kind === 'project').map((c) => c.principal!.credentialHash);
+    const tokens = held.filter((c) => c.principal!.kind === 'user').map((c) => c.principal!.credentialHash);
+    liveCredentials(pool, keys, tokens)
+      .then((live) => {
+        for (const c of held) if (!live.has(c.principal!.credentialHash.toString('hex'))) c.close(BROADCAST_CLOSE.credentialRevoked, 'credential revoked', 'credential_revoked');
+      })
+      .catch((error: unknown) => logger.warn({ event: 'revalidation_failed', err: error }))
+      .finally(() => (revalidating = false));
+  }, env.BROADCAST_REVALIDATE_MS);
+
+  const address = await app.listen({ port: env.BROADCAST_PORT, host: env.BROADCAST_HOST });
+  logger.info({ event: 'broadcast_started', address, topic: env.TOPIC_TILE_CHANGES, group: feed.groupId });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1'),
+    connections: () => connections.size,
+    stop() {
+      // Order: no new changes, tell clients to go elsewhere (they resume from the history), then close.
+      stopping ??= (async () => {
+        clearInterval(heartbeat);
+        clearInterval(revalidate);
+        await feed.stop();
+        for (const c of connections) c.close(BROADCAST_CLOSE.goingAway, 'server shutting down', 'going_away');
+        await app.close();
+        await pool.end();
+        logger.info({ event: 'broadcast_stopped' });
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROADCAST_CLOSE } from '@pulseboard/contracts';
+import { envelope, request, waitFor } from '@pulseboard/test-kit';
+import { startPipeline } from './harness.ts';
+import { TestSocket } from './ws-client.ts';
+
+type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
+type Project = Awaited<ReturnType<Pipeline['provision']>>;
+
+const CPU_RULE = { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } };
+
+describe('broadcast: live tile changes over WebSocket, from the rule engine through Kafka (CONTRACT Real-time broadcast)', () => {
+  let pipeline: Pipeline;
+  let broadcast: string;
+  let second: string;
+  const sockets: TestSocket[] = [];
+
+  beforeAll(async () => {
+    pipeline = await startPipeline();
+    await pipeline.startRuleEngine();
+    broadcast = (await pipeline.startBroadcast({ BROADCAST_RESUME_MAX_CHANGES: '5', BROADCAST_MAX_BUFFERED_BYTES: '16384' })).url;
+    second = (await pipeline.startBroadcast()).url;
+  }, 180_000);
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await pipeline?.stop();
+  });
+
+  const open = async (base: string, options: { headerToken?: string } = {}) => {
+    const socket = await TestSocket.open(base, options);
+    sockets.push(socket);
+    return socket;
+  };
+  const projectWithTile = async (name = 'CPU'): Promise<{ project: Project; tile: number }> => {
+    const project = await pipeline.provision({ burstLimit: 100_000, hourlyLimit: 100_000 });
+    const res = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name, kind: 'metric', rule: CPU_RULE } });
+    expect(res.status).toBe(201);
+    return { project, tile: res.body.data.id };
+  };
+  const cpu = async (project: Project, value: number) => {
+    const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'metric', name: 'cpu', timestamp: new Date().toISOString(), attributes: { value } }) });
+    expect(res.status).toBe(201);
+    return res.body.event_id as number;
+  };
+  const subscribed = async (socket: TestSocket, project: string, since?: number) => {
+    const from = socket.messages.length;
+    socket.send(since === undefined ? { type: 'subscribe', project } : { type: 'subscribe', project, since });
+    return socket.next((m) => m.type === 'subscribed' && m.project === project, { from });
+  };
+
+  it('one message per change with tile, project, status, value, version, event id and time; a snapshot first', async () => {
+    const { project, tile } = await projectWithTile();
+    const socket = await open(broadcast, { headerToken: project.apiKey });
+    const ready = await socket.next((m) => m.type === 'ready');
+    expect(ready.projects).toEqual([expect.objectContaining({ project_key: project.projectKey })]);
+    await subscribed(socket, project.projectKey);
+    expect(socket.messages.find((m) => m.type === 'snapshot')).toMatchObject({ project: project.projectKey, position: 0, tiles: [{ tile_id: tile, tile_name: 'CPU', status: 'unknown', version: 0, value: null }] });
+
+    const eventId = await cpu(project, 90);
+    const change = (await socket.next((m) => m.type === 'change')).change;
+    expect(change).toMatchObject({ tile_id: tile, project_key: project.projectKey, tile_name: 'CPU', status: 'warning', previous_status: 'unknown', value: 90, version: 1, event_id: eventId, cause: 'event' });
+    expect(new Date(change.changed_at).toISOString()).toBe(change.changed_at);
+    expect(change.position).toBeGreaterThan(0);
+  });
+
+  it('resume after a disconnect: exactly the missed changes, in order; too old a position: a snapshot', async () => {
+    const { project } = await projectWithTile();
+    const first = await open(broadcast);
+    first.send({ type: 'auth', token: project.userToken });
+    await first.next((m) => m.type === 'ready');
+    await subscribed(first, project.projectKey);
+    await cpu(project, 10);
+    const seen = (await first.next((m) => m.type === 'change')).change.position;
+    first.close();
+
+    for (const value of [20, 85, 97]) await cpu(project, value);
+    // Wait until all three are in the history (seen live by another client).
+    const watcher = await open(second, { headerToken: project.apiKey });
+    await subscribed(watcher, project.projectKey);
+    await watcher.next((m) => m.type === 'snapshot' && m.tiles[0]?.version === 4 || (m.type === 'change' && m.change.version === 4));
+
+    const resumed = await open(second, { headerToken: project.userToken });
+    const ack = await subscribed(resumed, project.projectKey, seen);
+    expect(ack.resumed).toBe(true);
+    expect(resumed.messages.some((m) => m.type === 'snapshot')).toBe(false);
+    expect(resumed.changes().map((c) => [c.value, c.status, c.version])).toEqual([
+      [20, 'ok', 2],
+      [85, 'warning', 3],
+      [97, 'critical', 4],
+    ]);
+    // Then live, with no gap and no repeat.
+    await cpu(project, 50);
+    await resumed.next((m) => m.type === 'change' && m.change.version === 5);
+    expect(resumed.changes().map((c) => c.version)).toEqual([2, 3, 4, 5]);
+
+    // This instance keeps at most 5 missed changes for a resume: 5 more, and the position is too old.
+    for (const value of [1, 2, 3, 4, 5, 6]) await cpu(project, value);
+    await resumed.next((m) => m.type === 'change' && m.change.version === 11);
+    const late = await open(broadcast, { headerToken: project.apiKey });
+    const lateAck = await subscribed(late, project.projectKey, seen);
+    expect(lateAck.resumed).toBe(false);
+    expect(late.messages.find((m) => m.type === 'snapshot')).toMatchObject({ tiles: [{ value: 6, version: 11 }] });
+    expect(late.changes()).toEqual([]);
+  });
+
+  it('two broadcast instances both deliver every change', async () => {
+    const { project } = await projectWithTile();
+    const a = await open(broadcast, { headerToken: project.apiKey });
+    const b = await open(second, { headerToken: project.apiKey });
+    await subscribed(a, project.projectKey);
+    await subscribed(b, project.projectKey);
+    for (const value of [10, 90, 99]) await cpu(project, value);
+    for (const socket of [a, b]) await socket.next((m) => m.type === 'change' && m.change.version === 3);
+    expect(a.changes().map((c) => c.position)).toEqual(b.changes().map((c) => c.position));
+  });
+
+  it("refuses a foreign project's subscription and a bad credential; closes a regenerated key's connection within a second", async () => {
+    const { project } = await projectWithTile();
+    const other = await projectWithTile();
+    const socket = await open(broadcast, { headerToken: project.apiKey });
+    await socket.next((m) => m.type === 'ready');
+    socket.send({ type: 'subscribe', project: other.project.projectKey });
+    expect(await socket.next((m) => m.type === 'error')).toMatchObject({ code: 'project_not_found', project: other.project.projectKey });
+
+    await expect(TestSocket.open(broadcast, { headerToken: 'evk_not-a-key' })).rejects.toThrow(/401/);
+    const late = await open(broadcast);
+    late.send({ type: 'auth', token: 'evu_not-a-token' });
+    expect((await late.waitClosed()).code).toBe(BROADCAST_CLOSE.authFailed);
+    const garbled = await open(broadcast, { headerToken: project.apiKey });
+    garbled.ws.send('{not json');
+    expect((await garbled.waitClosed()).code).toBe(BROADCAST_CLOSE.badMessage);
+
+    const regenerated = await request(`${pipeline.url}/api/v1/projects/${project.projectKey}/regenerate_key`, { token: project.userToken, body: { confirm: true } });
+    expect(regenerated.status).toBe(200);
+    const at = Date.now();
+    expect((await socket.waitClosed(3000)).code).toBe(BROADCAST_CLOSE.credentialRevoked);
+    expect(Date.now() - at).toBeLessThan(1000);
+  });
+
+  it('cuts a slow client with 4008 while the others keep receiving', async () => {
+    // Fifty tiles with long names: each event makes fifty big messages, so the kernel's socket buffers fill.
+    const { project, tile } = await projectWithTile('CPU '.repeat(49));
+    for (let i = 1; i < 50; i++) {
+      const res = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: `${'CPU '.repeat(49)}${i}`, kind: 'metric', rule: CPU_RULE } });
+      expect(res.status).toBe(201);
+    }
+    const slow = await open(broadcast, { headerToken: project.apiKey });
+    const fast = await open(broadcast, { headerToken: project.apiKey });
+    await subscribed(slow, project.projectKey);
+    await subscribed(fast, project.projectKey);
+    // The slow client stops reading: the server's send buffer for it passes 16 kB.
+    const socketOf = (s: TestSocket) => (s.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    socketOf(slow).pause();
+    for (let i = 0; i < 300; i++) await cpu(project, i / 10);
+    // The engine keeps the newest value by event time; the fast client is current when it holds the version the state API shows.
+    const version = async () => (await request(`${pipeline.url}/api/v1/tiles/${tile}/state`, { token: project.apiKey })).body.data.version as number;
+    const lastSeen = () => fast.changes().filter((c) => c.tile_id === tile).at(-1)?.version;
+    await waitFor(async () => (await version()) === 300 && lastSeen() === 300, { timeoutMs: 60000, what: 'the fast client to be current' });
+    await waitFor(() => fast.changes().length === 300 * 50, { timeoutMs: 10000, what: 'every change at the fast client' });
+    socketOf(slow).resume();
+    expect((await slow.waitClosed()).code).toBe(BROADCAST_CLOSE.slowConsumer);
+    expect(slow.changes().length).toBeLessThan(300 * 50);
+    expect(fast.closed).toBeUndefined();
+  });
+});
