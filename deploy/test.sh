@@ -8,6 +8,12 @@ cd "$root"
 started=$(date +%s)
 
 install_deps
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+if [[ -z "${CHROMIUM_PATH:-}" && ! -x /usr/bin/chromium ]]; then
+  echo "installing Debian's chromium for the browser tests..."
+  sudo_if_needed() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+  sudo_if_needed apt-get install -y -qq chromium >/dev/null || { sudo_if_needed apt-get update -qq && sudo_if_needed apt-get install -y -qq chromium >/dev/null; }
+fi
 # The integration tests' global setup also does this; doing it first keeps its output readable.
 DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/pulseboard_test}" bash deploy/infra.sh up
 pnpm --silent typecheck
