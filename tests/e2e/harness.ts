@@ -24,6 +24,22 @@ export async function startPipeline(extraEnv: Record<string, string> = {}) {
       processes.push(broadcast);
       return { url: `http://127.0.0.1:${port2}`, process: broadcast };
     },
+    /** A notification process (loopback targets allowed: the tests' receivers are local); short retries unless set. */
+    async startNotification(extra: Record<string, string> = {}): Promise<ServiceProcess> {
+      const notification = await spawnService('notification', {
+        ...env,
+        NOTIFICATION_HTTP_PORT: '0',
+        NOTIFY_ALLOW_LOOPBACK: 'true',
+        NOTIFY_FIRST_RETRY_MS: '100',
+        NOTIFY_MAX_BACKOFF_MS: '400',
+        NOTIFY_POLL_MS: '50',
+        NOTIFY_LEASE_MS: '2000',
+        NOTIFICATION_SESSION_TIMEOUT_MS: '6000',
+        ...extra,
+      });
+      processes.push(notification);
+      return notification;
+    },
     /** A rule engine process in the group of this pipeline (call twice for two instances). */
     async startRuleEngine(extra: Record<string, string> = {}): Promise<ServiceProcess> {
       const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra });

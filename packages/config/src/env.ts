@@ -12,6 +12,12 @@ export const commonEnvProperties = {
   TOPIC_EVENTS_DLQ: { type: 'string', minLength: 1, default: TOPICS.eventsDeadLetter.name },
   TOPIC_TILE_CHANGES: { type: 'string', minLength: 1, default: TOPICS.tileChanges.name },
   TOPIC_RULE_OUTCOMES: { type: 'string', minLength: 1, default: TOPICS.ruleOutcomes.name },
+  TOPIC_NOTIFICATION_REQUESTS: { type: 'string', minLength: 1, default: TOPICS.notificationRequests.name },
+  TOPIC_NOTIFICATION_OUTCOMES: { type: 'string', minLength: 1, default: TOPICS.notificationOutcomes.name },
+  TOPIC_NOTIFICATIONS_DLQ: { type: 'string', minLength: 1, default: TOPICS.notificationsDeadLetter.name },
+  // Seals stored secrets (webhook secrets, Slack URLs); the gateway and the notification service share it.
+  // The default is for development only: set your own in production.
+  SECRETS_KEY: { type: 'string', minLength: 16, default: 'pulseboard-development-secrets-key' },
   // The gateway's request body limit; every service sizes the events topics from it.
   BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
 } as const;

@@ -11,3 +11,5 @@ export * from './tile-change.schema.ts';
 export * from './rule-patterns.ts';
 export * from './credentials.ts';
 export * from './broadcast-protocol.schema.ts';
+export * from './notification.schema.ts';
+export * from './secret-box.ts';

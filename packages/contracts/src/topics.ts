@@ -64,6 +64,30 @@ export const TOPICS = {
     headers: { 'content-type': 'application/json' },
     partitions: 6,
   },
+  /** Messages the gateway asks the notification service to send (send_message, send). */
+  notificationRequests: {
+    name: 'pulseboard.notification-requests.v1',
+    key: 'account id (decimal)',
+    valueSchema: { type: 'object', required: ['request_id', 'service_id', 'account_id', 'subject', 'body', 'test'] },
+    headers: { 'content-type': 'application/json' },
+    partitions: 3,
+  },
+  /** What became of a requested delivery; every gateway reads all of them (fan-out). */
+  notificationOutcomes: {
+    name: 'pulseboard.notification-outcomes.v1',
+    key: 'request id',
+    valueSchema: { type: 'object', required: ['request_id', 'delivery_id', 'status', 'attempts', 'response_status'] },
+    headers: { 'content-type': 'application/json' },
+    partitions: 3,
+  },
+  /** Deliveries that failed for good: the delivery, its last error, its attempts. */
+  notificationsDeadLetter: {
+    name: 'pulseboard.notifications.dlq.v1',
+    key: 'delivery id',
+    valueSchema: { type: 'object', required: ['delivery_id', 'service_id', 'attempts', 'last_error'] },
+    headers: { 'content-type': 'application/json' },
+    partitions: 1,
+  },
 } as const satisfies Record<string, TopicContract>;
 
 export const EVENT_SCHEMA_HEADER = 'ingested-event/1';

@@ -14,6 +14,7 @@ import { registerSystemRoutes } from './routes/system.ts';
 import { registerAdminRoutes } from './control/admin-routes.ts';
 import { registerProjectRoutes } from './control/projects-routes.ts';
 import { registerTileRoutes } from './control/tiles-routes.ts';
+import { registerNotificationRoutes } from './control/notifications-routes.ts';
 
 /**
  * The HTTP surface: `/ingest` and `/api/v1/*` (spec 4). Takes its dependencies,
@@ -55,5 +56,6 @@ export function buildApp(deps: GatewayDeps): FastifyInstance {
   registerAdminRoutes(app, { adminToken: env.ADMIN_TOKEN, pool, publishRevision, defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA, limitDefaults: deps.limitDefaults });
   registerProjectRoutes(app, { auth, pool, publishRevision, limitDefaults: deps.limitDefaults });
   registerTileRoutes(app, { auth, pool });
+  registerNotificationRoutes(app, { auth, pool, secretsKey: env.SECRETS_KEY, requestSend: deps.requestNotification, outcomes: deps.notificationOutcomes, sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_MS });
   return app;
 }

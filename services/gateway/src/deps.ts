@@ -7,6 +7,8 @@ import type { EnvelopeValidator } from './ingest/envelope-validator.ts';
 import type { EventPipeline } from './ingest/event-pipeline.ts';
 import type { IdempotencyStore } from './ingest/idempotency.ts';
 import type { RuleOutcomeWaiter } from './ingest/rule-outcomes.ts';
+import type { AwaitedReplies } from './ingest/awaited-replies.ts';
+import type { NotificationOutcome, NotificationRequest } from '@pulseboard/contracts';
 import type { Limiter } from './limits/limiter.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import type { RedisClient } from './redis-client.ts';
@@ -30,6 +32,9 @@ export interface GatewayDeps {
   idempotency: IdempotencyStore;
   /** The rule engine's outcomes for /webhooks; absent until a rule engine exists (answers are then 202). */
   ruleOutcomes?: RuleOutcomeWaiter;
+  /** Send requests to the notification service, and the outcomes it reports back. */
+  requestNotification: (request: NotificationRequest) => Promise<void>;
+  notificationOutcomes: AwaitedReplies<NotificationOutcome>;
   /** Whether Kafka is connected, for readiness. */
   kafkaReady: () => boolean;
   now: () => number;

@@ -23,6 +23,8 @@ const properties = {
   // 43 ms, 3 runs). More may pay off with a broker further away.
   KAFKA_PRODUCER_LANES: { type: 'integer', minimum: 1, maximum: 16, default: 1 },
   WEBHOOK_OUTCOME_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 2000 },
+  // POST /notifications/:id/send(_message) waits this long for the delivery's outcome, then answers `pending`.
+  NOTIFY_SEND_TIMEOUT_MS: { type: 'integer', minimum: 0, default: 10000 },
   IDEMPOTENCY_TTL_SECONDS: { type: 'integer', minimum: 1, default: 86400 },
   MIGRATE_ON_START: { type: 'boolean', default: true },
 } as const;

@@ -17,6 +17,8 @@ import { createGatewayMetrics } from './metrics.ts';
 import { createRedisClient } from './redis-client.ts';
 import { IdempotencyStore } from './ingest/idempotency.ts';
 import { KafkaRuleOutcomes } from './ingest/kafka-rule-outcomes.ts';
+import { AwaitedReplies } from './ingest/awaited-replies.ts';
+import type { NotificationOutcome } from '@pulseboard/contracts';
 import { nextEventIdBlock } from './repositories/event-ids.ts';
 import { monthlyUsageLoader } from './repositories/monthly-usage.ts';
 
@@ -58,8 +60,33 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   redis.on('error', (error: Error) => logger.warn({ event: 'redis_connection_error', err: error }));
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-gateway`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
   if (overrides.skipTopicCheck !== true) {
-    await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env), { topic: env.TOPIC_RULE_OUTCOMES, numPartitions: TOPICS.ruleOutcomes.partitions }]);
+    await ensureTopics(kafka, [
+      eventsTopicSpec(env.TOPIC_EVENTS, env),
+      { topic: env.TOPIC_RULE_OUTCOMES, numPartitions: TOPICS.ruleOutcomes.partitions },
+      { topic: env.TOPIC_NOTIFICATION_REQUESTS, numPartitions: TOPICS.notificationRequests.partitions },
+      { topic: env.TOPIC_NOTIFICATION_OUTCOMES, numPartitions: TOPICS.notificationOutcomes.partitions },
+    ]);
   }
+  const notificationOutcomes = new AwaitedReplies<NotificationOutcome>();
+  const notificationReader =
+    overrides.skipTopicCheck === true
+      ? undefined
+      : await runFanOutConsumer<NotificationOutcome>({
+          kafka,
+          logger,
+          topic: env.TOPIC_NOTIFICATION_OUTCOMES,
+          groupPrefix: `${env.KAFKA_CLIENT_ID}-gateway-notifications`,
+          decode: (value) => {
+            try {
+              const parsed = JSON.parse(value?.toString('utf8') ?? 'null') as NotificationOutcome | null;
+              if (typeof parsed?.request_id === 'string') return { ok: true, value: parsed };
+            } catch {
+              // falls through
+            }
+            return { ok: false, code: 'invalid_notification_outcome', message: 'not a notification outcome' };
+          },
+          handle: (outcome) => notificationOutcomes.receive(outcome.request_id, outcome),
+        });
   // Webhook requests wait for the rule engine's outcome; 0 turns the wait (and this reader) off.
   const ruleOutcomes = env.WEBHOOK_OUTCOME_TIMEOUT_MS > 0 ? new KafkaRuleOutcomes() : undefined;
   let outcomesConsumer: RunningFanOutConsumer | undefined;
@@ -100,6 +127,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     metrics,
     idempotency: new IdempotencyStore(redis, env.IDEMPOTENCY_TTL_SECONDS),
     ...(ruleOutcomes === undefined ? {} : { ruleOutcomes }),
+    requestNotification: (request) => producer.send(env.TOPIC_NOTIFICATION_REQUESTS, { key: String(request.account_id), value: JSON.stringify(request), headers: { 'content-type': 'application/json' } }),
+    notificationOutcomes,
     kafkaReady: () => producer.ready,
     now,
   };
@@ -118,6 +147,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
       stopping ??= (async () => {
         await app.close();
         await outcomesConsumer?.stop();
+        await notificationReader?.stop();
         await producer.stop();
         await Promise.allSettled([pool.end(), redis.quit()]);
         logger.info({ event: 'gateway_stopped' });

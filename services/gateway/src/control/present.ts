@@ -38,6 +38,7 @@ export function presentTile(row: TileRecord) {
     rule: row.rule,
     settings: row.settings,
     position: row.position,
+    notification_service_ids: row.notification_service_ids,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

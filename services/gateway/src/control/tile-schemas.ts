@@ -15,6 +15,8 @@ const tileFields = {
   rule: { $ref: tileRuleSchema.$id },
   settings: { type: 'object', maxProperties: 50, boundedJson: MAX_JSON_LEVELS },
   position: { type: 'integer', minimum: 0, maximum: 100000 },
+  /** Notification services of the same account, told of each status transition. */
+  notification_service_ids: { type: 'array', maxItems: 20, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
 } as const;
 
 export const createTileBody = {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Pool } from '@pulseboard/db';
 import { PulseboardError, tileRuleProblems, tileRuleSchema, type ValidationDetails } from '@pulseboard/contracts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { principalHook, readableProjects } from '../auth/principal.ts';
+import { accountOf, principalHook, readableProjects } from '../auth/principal.ts';
+import { ownedServiceIds } from '../repositories/notifications.ts';
 import { notFound } from '../error-handler.ts';
 import { parseNumericId } from '../params/ids.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
@@ -46,6 +47,13 @@ function checkRule(rule: unknown): void {
  * `unknown` at version 0 since its creation.
  */
 export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): void {
+  // A tile names only its own account's notification services; another account's look like missing ones.
+  const checkServices = async (ids: number[] | undefined, accountId: number) => {
+    if (ids === undefined || ids.length === 0) return;
+    const owned = await ownedServiceIds(deps.pool, accountId, ids);
+    const missing = ids.filter((id) => !owned.has(id));
+    if (missing.length > 0) throw invalid({ notification_service_ids: [`has no notification service ${missing.join(', ')}`] });
+  };
   app.register(async (api) => {
     for (const schema of [tileRuleSchema, createTileBody, updateTileBody]) api.addSchema(schema);
     api.addHook('onRequest', principalHook(deps.auth));
@@ -84,13 +92,15 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
       checkRule(request.body.rule);
       const [visible] = await readableProjects(principal, deps.pool, projectKey);
       if (visible === undefined) throw notFound('Project');
+      await checkServices(request.body.notification_service_ids, accountOf(principal));
       const tile = await insertTile(deps.pool, visible, request.body);
       return reply.code(201).send({ data: presentTile(tile) });
     });
 
     api.put<WithId & { Body: UpdateTileBody }>('/api/v1/tiles/:id', { preValidation: loadTile, schema: { body: { $ref: updateTileBody.$id } } }, async (request, reply) => {
-      if (Object.keys(request.body).length === 0) throw invalid({ base: ['must change at least one of name, kind, rule, settings, position'] });
+      if (Object.keys(request.body).length === 0) throw invalid({ base: ['must change at least one of name, kind, rule, settings, position, notification_service_ids'] });
       checkRule(request.body.rule);
+      await checkServices(request.body.notification_service_ids, accountOf(request.principal!));
       const tile = await updateTile(deps.pool, request.targetTile!.id, request.body);
       if (tile === undefined) throw notFound('Tile');
       return reply.send({ data: presentTile(tile) });

@@ -9,6 +9,7 @@ export interface TileRecord {
   rule: Record<string, unknown>;
   settings: Record<string, unknown>;
   position: number;
+  notification_service_ids: number[];
   created_at: Date;
   updated_at: Date;
 }
@@ -19,11 +20,12 @@ export interface NewTile {
   rule: Record<string, unknown>;
   settings?: Record<string, unknown> | undefined;
   position?: number | undefined;
+  notification_service_ids?: number[] | undefined;
 }
 
 export type TileChanges = Partial<NewTile>;
 
-const COLUMNS = 't.id, t.project_key, t.name, t.kind, t.rule, t.settings, t.position, t.created_at, t.updated_at';
+const COLUMNS = 't.id, t.project_key, t.name, t.kind, t.rule, t.settings, t.position, t.notification_service_ids, t.created_at, t.updated_at';
 
 // Tiles of soft-deleted projects stay in the table (the rows cascade only on a hard delete) but are never shown.
 const VISIBLE = 'JOIN projects p ON p.project_key = t.project_key AND p.deleted_at IS NULL';
@@ -48,16 +50,16 @@ export async function findTile(pool: Pool, projectKeys: string[], id: number): P
 
 export async function insertTile(pool: Pool, projectKey: string, body: NewTile): Promise<TileRecord> {
   const { rows } = await pool.query<TileRecord>(
-    `INSERT INTO tiles AS t (project_key, name, kind, rule, settings, position)
-     VALUES ($1, $2, $3, $4, $5, coalesce($6, (SELECT coalesce(max(position) + 1, 0) FROM tiles WHERE project_key = $1)))
+    `INSERT INTO tiles AS t (project_key, name, kind, rule, settings, position, notification_service_ids)
+     VALUES ($1, $2, $3, $4, $5, coalesce($6, (SELECT coalesce(max(position) + 1, 0) FROM tiles WHERE project_key = $1)), $7::bigint[])
      RETURNING ${COLUMNS}`,
-    [projectKey, body.name, body.kind, JSON.stringify(body.rule), JSON.stringify(body.settings ?? {}), body.position ?? null],
+    [projectKey, body.name, body.kind, JSON.stringify(body.rule), JSON.stringify(body.settings ?? {}), body.position ?? null, body.notification_service_ids ?? []],
   );
   return rows[0]!;
 }
 
 // Columns an update may set; names fixed here, values always parameters.
-const UPDATABLE = ['name', 'kind', 'rule', 'settings', 'position'] as const;
+const UPDATABLE = ['name', 'kind', 'rule', 'settings', 'position', 'notification_service_ids'] as const;
 
 export async function updateTile(pool: Pool, id: number, body: TileChanges): Promise<TileRecord | undefined> {
   const sets: string[] = [];
@@ -65,7 +67,8 @@ export async function updateTile(pool: Pool, id: number, body: TileChanges): Pro
   for (const column of UPDATABLE) {
     const value = body[column];
     if (value === undefined) continue;
-    params.push(typeof value === 'object' ? JSON.stringify(value) : value);
+    // Arrays are Postgres arrays (bigint[]); other objects are jsonb.
+    params.push(typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : value);
     sets.push(`${column} = $${params.length}`);
   }
   const { rows } = await pool.query<TileRecord>(`UPDATE tiles AS t SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE t.id = $1 RETURNING ${COLUMNS}`, params);

@@ -1,0 +1,102 @@
+import type { Pool } from '@pulseboard/db';
+import type { NotificationType } from '@pulseboard/contracts';
+import type { Page } from '../params/pagination.ts';
+
+export interface NotificationServiceRecord {
+  id: number;
+  account_id: number;
+  name: string;
+  kind: NotificationType;
+  /** The config without its secret fields. */
+  config: Record<string, unknown>;
+  /** The secret fields, sealed; null when the type has none. */
+  secrets: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, account_id, name, kind, config, secrets, created_at, updated_at';
+
+export async function listNotificationServices(pool: Pool, accountId: number, page: Page): Promise<{ rows: NotificationServiceRecord[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    pool.query<NotificationServiceRecord>(`SELECT ${COLUMNS} FROM notification_services WHERE account_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [accountId, page.perPage, page.offset]),
+    pool.query<{ total: number }>('SELECT count(*)::bigint AS total FROM notification_services WHERE account_id = $1', [accountId]),
+  ]);
+  return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
+}
+
+export async function findNotificationService(pool: Pool, accountId: number, id: number): Promise<NotificationServiceRecord | undefined> {
+  const { rows } = await pool.query<NotificationServiceRecord>(`SELECT ${COLUMNS} FROM notification_services WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  return rows[0];
+}
+
+export interface NotificationServiceWrite {
+  name: string;
+  kind: NotificationType;
+  config: Record<string, unknown>;
+  secrets: string | null;
+}
+
+export async function insertNotificationService(pool: Pool, accountId: number, write: NotificationServiceWrite): Promise<NotificationServiceRecord> {
+  const { rows } = await pool.query<NotificationServiceRecord>(
+    `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [accountId, write.name, write.kind, JSON.stringify(write.config), write.secrets],
+  );
+  return rows[0]!;
+}
+
+export async function updateNotificationService(pool: Pool, accountId: number, id: number, write: NotificationServiceWrite): Promise<NotificationServiceRecord | undefined> {
+  const { rows } = await pool.query<NotificationServiceRecord>(
+    `UPDATE notification_services SET name = $3, kind = $4, config = $5, secrets = $6, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
+    [id, accountId, write.name, write.kind, JSON.stringify(write.config), write.secrets],
+  );
+  return rows[0];
+}
+
+/** Deletes the service and takes it off every tile that named it, in one transaction. */
+export async function deleteNotificationService(pool: Pool, accountId: number, id: number): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rowCount } = await client.query('DELETE FROM notification_services WHERE id = $1 AND account_id = $2', [id, accountId]);
+    if ((rowCount ?? 0) > 0) await client.query('UPDATE tiles SET notification_service_ids = array_remove(notification_service_ids, $1::bigint) WHERE $1::bigint = ANY(notification_service_ids)', [id]);
+    await client.query('COMMIT');
+    return (rowCount ?? 0) > 0;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Which of these ids are services of the account (a tile may only name its own account's). */
+export async function ownedServiceIds(pool: Pool, accountId: number, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await pool.query<{ id: number }>('SELECT id FROM notification_services WHERE account_id = $1 AND id = ANY($2::bigint[])', [accountId, ids]);
+  return new Set(rows.map((r) => r.id));
+}
+
+export interface DeliveryRecord {
+  id: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  response_status: number | null;
+  tile_id: number | null;
+  event_id: number | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+/** The delivery log (written by the notification service), newest first. */
+export async function listDeliveries(pool: Pool, serviceId: number, page: Page): Promise<{ rows: DeliveryRecord[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    pool.query<DeliveryRecord>(
+      'SELECT id, status, attempts, last_error, response_status, tile_id, event_id, created_at, delivered_at FROM notification_deliveries WHERE service_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3',
+      [serviceId, page.perPage, page.offset],
+    ),
+    pool.query<{ total: number }>('SELECT count(*)::bigint AS total FROM notification_deliveries WHERE service_id = $1', [serviceId]),
+  ]);
+  return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
+}

@@ -1,0 +1,113 @@
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import { unseal, type NotificationOutcome } from '@pulseboard/contracts';
+import { nextDelayMs } from './backoff.ts';
+import type { NotificationEnv } from './env.ts';
+import type { NotificationMetrics } from './metrics.ts';
+import { claimDue, markDelivered, markFailed, markRetry, type DueDelivery } from './repository.ts';
+import type { DeliveryContent, SendResult, Senders } from './senders.ts';
+
+export interface DispatcherDeps {
+  env: NotificationEnv;
+  pool: Pool;
+  logger: Logger;
+  metrics: NotificationMetrics;
+  senders: Senders;
+  /** Where a requested delivery's outcome goes (the gateway waits for it). */
+  publishOutcome: (outcome: NotificationOutcome) => Promise<void>;
+  /** A delivery that failed for good: the dead-letter topic. */
+  deadLetter: (delivery: DueDelivery, error: string) => Promise<void>;
+}
+
+/**
+ * Sends due deliveries, NOTIFY_CONCURRENCY at a time, from the schedule in
+ * Postgres: polled every NOTIFY_POLL_MS and woken at once when new ones are
+ * written. Each try's result is written before the next claim.
+ */
+export class Dispatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.wake();
+      this.timer = setTimeout(tick, this.deps.env.NOTIFY_POLL_MS);
+    };
+    tick();
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running !== undefined) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.deps.logger.warn({ event: 'dispatch_failed', err: error }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    const { env, pool } = this.deps;
+    for (;;) {
+      if (this.stopped) return;
+      const due = await claimDue(pool, env.NOTIFY_CONCURRENCY, env.NOTIFY_LEASE_MS);
+      if (due.length === 0) return;
+      await Promise.all(due.map((d) => this.attempt(d)));
+    }
+  }
+
+  private async attempt(d: DueDelivery): Promise<void> {
+    const { env, pool, logger, metrics } = this.deps;
+    const attempts = d.attempts + 1;
+    let result: SendResult;
+    if (d.service_kind === null) {
+      result = { ok: false, status: null, retryable: false, error: 'the notification service was deleted' };
+    } else {
+      const secret = d.secrets === null ? {} : (JSON.parse(unseal(d.secrets, env.SECRETS_KEY)) as Record<string, string>);
+      const content = { kind: d.kind, ...d.payload } as DeliveryContent;
+      const started = performance.now();
+      result = await this.deps.senders.send({ id: d.id, serviceName: d.service_name ?? '', type: d.service_kind, config: d.config ?? {}, content }, secret);
+      metrics.sendSeconds.observe({ type: d.service_kind }, (performance.now() - started) / 1000);
+    }
+    let status: NotificationOutcome['status'];
+    if (result.ok) {
+      await markDelivered(pool, d.id, result.status);
+      status = 'delivered';
+    } else {
+      const delay = nextDelayMs(attempts, { firstMs: env.NOTIFY_FIRST_RETRY_MS, maxMs: env.NOTIFY_MAX_BACKOFF_MS, retryAfterMs: result.retryAfterMs });
+      const givesUp = !result.retryable || Date.now() + delay > d.created_at.getTime() + env.NOTIFY_RETRY_FOR_MS;
+      if (givesUp) {
+        await markFailed(pool, d.id, result.error, result.status);
+        await this.deps.deadLetter(d, result.error).catch((error: unknown) => logger.warn({ event: 'dead_letter_failed', delivery_id: d.id, err: error }));
+        status = 'failed';
+      } else {
+        await markRetry(pool, d.id, result.error, result.status, delay);
+        status = 'pending';
+      }
+      logger.info({ event: givesUp ? 'delivery_failed' : 'delivery_retry_scheduled', delivery_id: d.id, attempts, error: result.error, retry_in_ms: givesUp ? undefined : delay });
+    }
+    metrics.attempts.inc({ outcome: status });
+    // Requests from the API hear after the first try, and again when a later try settles them.
+    if (d.kind !== 'transition' && (attempts === 1 || status !== 'pending')) {
+      await this.deps.publishOutcome({ request_id: d.id, delivery_id: d.id, status, attempts, response_status: result.status }).catch((error: unknown) => logger.warn({ event: 'outcome_not_published', delivery_id: d.id, err: error }));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,32 @@
+import { commonEnvProperties, loadEnv, type EnvOf } from '@pulseboard/config';
+
+const properties = {
+  ...commonEnvProperties,
+  NOTIFICATION_GROUP_ID: { type: 'string', minLength: 1, default: 'pulseboard-notification' },
+  NOTIFICATION_SESSION_TIMEOUT_MS: { type: 'integer', minimum: 6000, default: 30000 },
+  // Retries: first after about NOTIFY_FIRST_RETRY_MS, doubling with jitter, capped; given up after NOTIFY_RETRY_FOR_MS.
+  NOTIFY_FIRST_RETRY_MS: { type: 'integer', minimum: 10, default: 1000 },
+  NOTIFY_MAX_BACKOFF_MS: { type: 'integer', minimum: 10, default: 3600000 },
+  NOTIFY_RETRY_FOR_MS: { type: 'integer', minimum: 0, default: 86400000 },
+  // A claimed delivery is tried again after this if its sender died mid-send (the crash window).
+  NOTIFY_LEASE_MS: { type: 'integer', minimum: 100, default: 30000 },
+  NOTIFY_POLL_MS: { type: 'integer', minimum: 10, default: 200 },
+  NOTIFY_CONCURRENCY: { type: 'integer', minimum: 1, default: 32 },
+  NOTIFY_CONNECT_TIMEOUT_MS: { type: 'integer', minimum: 10, default: 5000 },
+  NOTIFY_TIMEOUT_MS: { type: 'integer', minimum: 10, default: 10000 },
+  NOTIFY_MAX_RESPONSE_BYTES: { type: 'integer', minimum: 0, default: 65536 },
+  // Outbound safety (SSRF): loopback and private/link-local/metadata targets are refused unless allowed.
+  NOTIFY_ALLOW_LOOPBACK: { type: 'boolean', default: false },
+  NOTIFY_ALLOW_PRIVATE: { type: 'boolean', default: false },
+  SMTP_URL: { type: 'string', minLength: 1, default: 'smtp://127.0.0.1:1025' },
+  SMTP_FROM: { type: 'string', minLength: 3, default: 'Pulseboard <pulseboard@localhost>' },
+  NOTIFICATION_HTTP_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9104 },
+  NOTIFICATION_HTTP_HOST: { type: 'string', default: '127.0.0.1' },
+  MIGRATE_ON_START: { type: 'boolean', default: true },
+} as const;
+
+export type NotificationEnv = EnvOf<typeof properties>;
+
+export function loadNotificationEnv(env: Record<string, string | undefined> = process.env): NotificationEnv {
+  return loadEnv<NotificationEnv>(properties, env);
+}

@@ -1,0 +1,97 @@
+import type { Pool } from 'pg';
+import type { NotificationType } from '@pulseboard/contracts';
+
+/** Every SQL statement of the notification service. It writes notification_deliveries; it reads tiles and notification_services. */
+
+export interface NewDelivery {
+  id: string;
+  serviceId: number;
+  accountId: number;
+  kind: 'transition' | 'message' | 'test';
+  tileId: number | null;
+  eventId: number | null;
+  position: number | null;
+  payload: unknown;
+}
+
+/** Inserts deliveries; one that exists already (a redelivered message) is left alone. Returns how many are new. */
+export async function insertDeliveries(pool: Pool, rows: readonly NewDelivery[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const { rowCount } = await pool.query(
+    `INSERT INTO notification_deliveries (id, service_id, account_id, kind, tile_id, event_id, position, payload)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::jsonb[])
+     ON CONFLICT DO NOTHING`,
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.serviceId),
+      rows.map((r) => r.accountId),
+      rows.map((r) => r.kind),
+      rows.map((r) => r.tileId),
+      rows.map((r) => r.eventId),
+      rows.map((r) => r.position),
+      rows.map((r) => JSON.stringify(r.payload)),
+    ],
+  );
+  return rowCount ?? 0;
+}
+
+/** The services each tile notifies, and the account they belong to (same account only). */
+export async function tileTargets(pool: Pool, tileIds: readonly number[]): Promise<Map<number, { accountId: number; serviceIds: number[] }>> {
+  if (tileIds.length === 0) return new Map();
+  const { rows } = await pool.query<{ id: number; account_id: number; service_ids: number[] }>(
+    `SELECT t.id, p.account_id, coalesce(array_agg(s.id) FILTER (WHERE s.id IS NOT NULL), '{}') AS service_ids
+       FROM tiles t JOIN projects p ON p.project_key = t.project_key
+       LEFT JOIN notification_services s ON s.id = ANY(t.notification_service_ids) AND s.account_id = p.account_id
+      WHERE t.id = ANY($1::bigint[]) GROUP BY t.id, p.account_id`,
+    [tileIds],
+  );
+  return new Map(rows.map((r) => [r.id, { accountId: r.account_id, serviceIds: r.service_ids.map(Number) }]));
+}
+
+export interface DueDelivery {
+  id: string;
+  service_id: number;
+  kind: 'transition' | 'message' | 'test';
+  payload: Record<string, unknown>;
+  attempts: number;
+  created_at: Date;
+  service_kind: NotificationType | null;
+  service_name: string | null;
+  config: Record<string, unknown> | null;
+  secrets: string | null;
+}
+
+/**
+ * Claims due deliveries: their next attempt moves a lease ahead, so another
+ * instance skips them and, should this one die mid-send, they are tried
+ * again when the lease ends (the crash window: at most one more send, with
+ * the same webhook-id).
+ */
+export async function claimDue(pool: Pool, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+  const { rows } = await pool.query<DueDelivery>(
+    `WITH due AS (
+       SELECT id FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
+        ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+     UPDATE notification_deliveries d SET next_attempt_at = now() + $2 * interval '1 millisecond'
+       FROM due WHERE d.id = due.id
+     RETURNING d.id, d.service_id, d.kind, d.payload, d.attempts, d.created_at,
+       (SELECT kind FROM notification_services s WHERE s.id = d.service_id) AS service_kind,
+       (SELECT name FROM notification_services s WHERE s.id = d.service_id) AS service_name,
+       (SELECT config FROM notification_services s WHERE s.id = d.service_id) AS config,
+       (SELECT secrets FROM notification_services s WHERE s.id = d.service_id) AS secrets`,
+    [limit, leaseMs],
+  );
+  return rows;
+}
+
+export async function markDelivered(pool: Pool, id: string, responseStatus: number | null): Promise<void> {
+  await pool.query(`UPDATE notification_deliveries SET status = 'delivered', attempts = attempts + 1, response_status = $2, last_error = NULL, delivered_at = now() WHERE id = $1`, [id, responseStatus]);
+}
+
+export async function markRetry(pool: Pool, id: string, error: string, responseStatus: number | null, delayMs: number): Promise<void> {
+  await pool.query(`UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $2, response_status = $3, next_attempt_at = now() + $4 * interval '1 millisecond' WHERE id = $1`, [id, error, responseStatus, delayMs]);
+}
+
+export async function markFailed(pool: Pool, id: string, error: string, responseStatus: number | null): Promise<void> {
+  await pool.query(`UPDATE notification_deliveries SET status = 'failed', attempts = attempts + 1, last_error = $2, response_status = $3 WHERE id = $1`, [id, error, responseStatus]);
+}

@@ -1,0 +1,112 @@
+import type { Transporter } from 'nodemailer';
+import { Webhook } from 'standardwebhooks';
+import type { NotificationType } from '@pulseboard/contracts';
+import { postJson, TargetRefused, type PostOptions } from './safe-http.ts';
+
+/** What a delivery carries: a tile's status transition, or a message from the API. */
+export type DeliveryContent =
+  | { kind: 'transition'; tile_id: number; tile_name: string; project_key: string; status: string; previous_status: string; value: unknown; event_id: number | null; changed_at: string }
+  | { kind: 'message' | 'test'; subject: string; body: string };
+
+export type SendResult = { ok: true; status: number | null } | { ok: false; status: number | null; retryable: boolean; retryAfterMs?: number; error: string };
+
+export interface Delivery {
+  id: string;
+  serviceName: string;
+  type: NotificationType;
+  config: Record<string, unknown>;
+  content: DeliveryContent;
+}
+
+function subjectOf(c: DeliveryContent): string {
+  return c.kind === 'transition' ? `${c.tile_name}: ${c.previous_status} → ${c.status}` : c.subject;
+}
+
+/** Link-free text: a tile, its old and new status, value, event and time. */
+function textOf(c: DeliveryContent): string {
+  if (c.kind !== 'transition') return c.body;
+  return `Tile "${c.tile_name}" (project ${c.project_key}) went from ${c.previous_status} to ${c.status}. Value: ${JSON.stringify(c.value)}. Event: ${c.event_id ?? 'none (time-driven)'}. At ${c.changed_at}.`;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The Standard Webhooks payload: `{type, timestamp, data}`. */
+export function webhookBody(d: Delivery, at: Date): string {
+  const c = d.content;
+  const type = c.kind === 'transition' ? 'tile.status_changed' : c.kind === 'test' ? 'notification.test' : 'notification.message';
+  const data = c.kind === 'transition' ? { tile_id: c.tile_id, tile_name: c.tile_name, project_key: c.project_key, status: c.status, previous_status: c.previous_status, value: c.value, event_id: c.event_id, changed_at: c.changed_at, text: textOf(c) } : { subject: c.subject, body: c.body };
+  return JSON.stringify({ type, timestamp: at.toISOString(), data });
+}
+
+/** Slack's incoming-webhook payload: `text` (notifications, fallbacks) and `blocks`. */
+export function slackBody(d: Delivery): string {
+  const c = d.content;
+  const fields =
+    c.kind === 'transition'
+      ? [
+          { type: 'mrkdwn', text: `*Tile*\n${c.tile_name}` },
+          { type: 'mrkdwn', text: `*Status*\n${c.previous_status} → ${c.status}` },
+          { type: 'mrkdwn', text: `*Value*\n${JSON.stringify(c.value)}` },
+          { type: 'mrkdwn', text: `*Time*\n${c.changed_at}` },
+        ]
+      : undefined;
+  return JSON.stringify({
+    text: `${subjectOf(c)}: ${textOf(c)}`,
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: subjectOf(c).slice(0, 150) } },
+      fields === undefined ? { type: 'section', text: { type: 'mrkdwn', text: c.kind === 'transition' ? '' : c.body.slice(0, 3000) } } : { type: 'section', fields },
+    ],
+  });
+}
+
+function httpResult(status: number, retryAfterMs: number | undefined): SendResult {
+  if (status >= 200 && status < 300) return { ok: true, status };
+  // 408 and 429 ask for another try, as do server errors; any other answer will not change.
+  const retryable = status === 408 || status === 429 || status >= 500;
+  return { ok: false, status, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), error: `HTTP ${status}` };
+}
+
+function failure(error: unknown): SendResult {
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, status: null, retryable: !(error instanceof TargetRefused), error: message.slice(0, 500) };
+}
+
+export interface Senders {
+  send(delivery: Delivery, secret: Record<string, string>): Promise<SendResult>;
+}
+
+export function createSenders(http: PostOptions, mail: { transporter: Transporter; from: string }): Senders {
+  return {
+    async send(d, secret) {
+      try {
+        if (d.type === 'webhook') {
+          const at = new Date();
+          const body = webhookBody(d, at);
+          // webhook-id is the delivery id: a receiver drops a repeat (the crash window) by it.
+          const signature = new Webhook(secret.secret!).sign(d.id, at, body);
+          const res = await postJson(String(d.config.url), body, { 'webhook-id': d.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }, http);
+          return httpResult(res.status, res.retryAfterMs);
+        }
+        if (d.type === 'slack') {
+          const res = await postJson(secret.webhook_url!, slackBody(d), {}, http);
+          return httpResult(res.status, res.retryAfterMs);
+        }
+        const text = textOf(d.content);
+        await mail.transporter.sendMail({
+          from: mail.from,
+          to: (d.config.to as string[]).join(', '),
+          subject: subjectOf(d.content),
+          text,
+          html: `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`,
+          messageId: `<${d.id}@pulseboard>`,
+        });
+        return { ok: true, status: null };
+      } catch (error) {
+        const code = (error as { responseCode?: number }).responseCode;
+        // SMTP 5xx is a permanent refusal; 4xx and connection trouble are worth another try.
+        if (typeof code === 'number' && code >= 500) return { ok: false, status: code, retryable: false, error: (error as Error).message.slice(0, 500) };
+        return failure(error);
+      }
+    },
+  };
+}

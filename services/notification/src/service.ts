@@ -1,0 +1,139 @@
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import nodemailer from 'nodemailer';
+import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
+import { TOPICS, createAjv, tileChangeSchema, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
+import { BatchingProducer, OK, createKafka, ensureTopics, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
+import { createPool, runMigrations } from '@pulseboard/db';
+import { Dispatcher } from './dispatcher.ts';
+import type { NotificationEnv } from './env.ts';
+import { createNotificationMetrics } from './metrics.ts';
+import { insertDeliveries, tileTargets, type NewDelivery } from './repository.ts';
+import { createSenders } from './senders.ts';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+
+export interface NotificationService {
+  httpAddress: string | undefined;
+  stop(): Promise<void>;
+}
+
+const requestDecoder = jsonDecoder<NotificationRequest>(
+  createAjv().compile({ type: 'object', required: ['request_id', 'service_id', 'account_id', 'subject', 'body', 'test'], properties: { request_id: { type: 'string', pattern: '^msg_' }, service_id: { type: 'integer' }, account_id: { type: 'integer' }, subject: { type: 'string' }, body: { type: 'string' }, test: { type: 'boolean' } } }),
+);
+
+/** Composition root: builds every dependency once and passes it down. */
+export async function startNotificationService(env: NotificationEnv, logger: Logger = createLogger('notification', env.LOG_LEVEL)): Promise<NotificationService> {
+  if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'notification', logger });
+  const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-notification' });
+  const metrics = createNotificationMetrics();
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-notification`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  await ensureTopics(kafka, [
+    { topic: env.TOPIC_TILE_CHANGES, numPartitions: TOPICS.tileChanges.partitions },
+    { topic: env.TOPIC_NOTIFICATION_REQUESTS, numPartitions: TOPICS.notificationRequests.partitions },
+    { topic: env.TOPIC_NOTIFICATION_OUTCOMES, numPartitions: TOPICS.notificationOutcomes.partitions },
+    { topic: env.TOPIC_NOTIFICATIONS_DLQ, numPartitions: TOPICS.notificationsDeadLetter.partitions },
+  ]);
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
+  producer.start();
+  const transporter = nodemailer.createTransport(env.SMTP_URL);
+  const senders = createSenders(
+    { policy: { allowLoopback: env.NOTIFY_ALLOW_LOOPBACK, allowPrivate: env.NOTIFY_ALLOW_PRIVATE }, connectTimeoutMs: env.NOTIFY_CONNECT_TIMEOUT_MS, timeoutMs: env.NOTIFY_TIMEOUT_MS, maxResponseBytes: env.NOTIFY_MAX_RESPONSE_BYTES },
+    { transporter, from: env.SMTP_FROM },
+  );
+  const json = { 'content-type': 'application/json' };
+  const dispatcher = new Dispatcher({
+    env,
+    pool,
+    logger,
+    metrics,
+    senders,
+    publishOutcome: (outcome) => producer.send(env.TOPIC_NOTIFICATION_OUTCOMES, { key: outcome.request_id, value: JSON.stringify(outcome), headers: json }),
+    deadLetter: (d, error) =>
+      producer.send(env.TOPIC_NOTIFICATIONS_DLQ, {
+        key: d.id,
+        value: JSON.stringify({ delivery_id: d.id, service_id: d.service_id, kind: d.kind, payload: d.payload, attempts: d.attempts + 1, last_error: error, created_at: d.created_at.toISOString() }),
+        headers: { ...json, 'pb-dlq-reason': 'delivery_failed', 'pb-dlq-at': new Date().toISOString() },
+      }),
+  });
+
+  // Status transitions (not value-only changes) become one delivery per service the tile names.
+  const transitions: RunningConsumer = await runBatchConsumer<TileChange>({
+    kafka,
+    logger,
+    groupId: env.NOTIFICATION_GROUP_ID,
+    topic: env.TOPIC_TILE_CHANGES,
+    deadLetterTopic: env.TOPIC_NOTIFICATIONS_DLQ,
+    producer,
+    decode: jsonDecoder<TileChange>(createAjv().compile(tileChangeSchema)),
+    sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
+    handle: async (messages) => {
+      const changes = messages.map((m) => m.value).filter((c) => c.status !== c.previous_status);
+      const targets = await tileTargets(pool, [...new Set(changes.map((c) => c.tile_id))]);
+      const rows: NewDelivery[] = [];
+      for (const c of changes) {
+        const target = targets.get(c.tile_id);
+        for (const serviceId of target?.serviceIds ?? []) {
+          rows.push({
+            id: `dlv_${c.position}_${serviceId}`,
+            serviceId,
+            accountId: target!.accountId,
+            kind: 'transition',
+            tileId: c.tile_id,
+            eventId: c.event_id,
+            position: c.position,
+            payload: { tile_id: c.tile_id, tile_name: c.tile_name, project_key: c.project_key, status: c.status, previous_status: c.previous_status, value: c.value, event_id: c.event_id, changed_at: c.changed_at },
+          });
+        }
+      }
+      metrics.created.inc(await insertDeliveries(pool, rows));
+      if (rows.length > 0) dispatcher.wake();
+      return messages.map(() => OK);
+    },
+  });
+  // Messages the API asked for (send_message, send): a delivery each, tried at once.
+  const requests: RunningConsumer = await runBatchConsumer<NotificationRequest>({
+    kafka,
+    logger,
+    groupId: `${env.NOTIFICATION_GROUP_ID}-requests`,
+    topic: env.TOPIC_NOTIFICATION_REQUESTS,
+    deadLetterTopic: env.TOPIC_NOTIFICATIONS_DLQ,
+    producer,
+    decode: requestDecoder,
+    sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
+    handle: async (messages) => {
+      const rows: NewDelivery[] = messages.map(({ value: r }) => ({ id: r.request_id, serviceId: r.service_id, accountId: r.account_id, kind: r.test ? 'test' : 'message', tileId: null, eventId: null, position: null, payload: { subject: r.subject, body: r.body } }));
+      metrics.created.inc(await insertDeliveries(pool, rows));
+      dispatcher.wake();
+      return messages.map(() => OK);
+    },
+  });
+  dispatcher.start();
+
+  const http = env.NOTIFICATION_HTTP_PORT === 0 ? undefined : Fastify({ logger: false });
+  if (http !== undefined) {
+    http.get('/healthz', async () => ({ status: 'ok' }));
+    http.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+    await http.listen({ port: env.NOTIFICATION_HTTP_PORT, host: env.NOTIFICATION_HTTP_HOST });
+  }
+  logger.info({ event: 'notification_started', group: env.NOTIFICATION_GROUP_ID, allow_loopback: env.NOTIFY_ALLOW_LOOPBACK, allow_private: env.NOTIFY_ALLOW_PRIVATE });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    httpAddress: http === undefined ? undefined : `http://${env.NOTIFICATION_HTTP_HOST}:${(http.server.address() as { port: number }).port}`,
+    stop() {
+      // Order: no new deliveries, let the tries under way finish and be recorded, then close.
+      stopping ??= (async () => {
+        await transitions.stop();
+        await requests.stop();
+        await dispatcher.stop();
+        await producer.stop();
+        transporter.close();
+        await pool.end();
+        await http?.close();
+        logger.info({ event: 'notification_stopped' });
+      })();
+      return stopping;
+    },
+  };
+}

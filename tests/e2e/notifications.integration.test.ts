@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { envelope, readTopic, request, TEST_DATABASE_URL, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import { startPipeline } from './harness.ts';
+import { httpReceiver, smtpReceiver } from './receivers.ts';
+
+type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
+type Project = Awaited<ReturnType<Pipeline['provision']>>;
+
+describe('notifications: API, deliveries over webhook, Slack and email, retries, SSRF (CONTRACT Notifications)', () => {
+  let pipeline: Pipeline;
+  let notification: ServiceProcess;
+  let receiver: Awaited<ReturnType<typeof httpReceiver>>;
+  let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
+  // Per path: how the receiver answers the n-th request.
+  const answers = new Map<string, (n: number) => { status: number; headers?: Record<string, string> }>();
+  const db = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+
+  beforeAll(async () => {
+    receiver = await httpReceiver((r, n) => answers.get(r.path)?.(n) ?? { status: 200 });
+    smtp = await smtpReceiver();
+    pipeline = await startPipeline({ NOTIFY_SEND_TIMEOUT_MS: '5000' });
+    await pipeline.startRuleEngine();
+    notification = await pipeline.startNotification({ SMTP_URL: smtp.url, NOTIFY_RETRY_FOR_MS: '3000' });
+  }, 180_000);
+  afterAll(async () => {
+    await pipeline?.stop();
+    await receiver?.close();
+    await smtp?.close();
+    await db.end();
+  });
+
+  const api = (project: Project, path: string, init: { method?: string; body?: unknown; token?: string } = {}) => request(`${pipeline.url}/api/v1${path}`, { token: init.token ?? project.userToken, ...init });
+  const createService = async (project: Project, type: string, config: unknown) => {
+    const res = await api(project, '/notifications', { body: { name: `${type} target`, type, config } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data as { id: number; config: Record<string, unknown> };
+  };
+  const deliveries = async (project: Project, id: number) => (await api(project, `/notifications/${id}/deliveries`)).body.data as { id: string; status: string; attempts: number; last_error: string | null; tile_id: number | null }[];
+  const ingest = async (project: Project, event: Record<string, unknown>) => {
+    const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }) });
+    expect(res.status).toBe(201);
+  };
+
+  it('manages services with a user token only; secrets masked; config validated per type; other accounts get 404', async () => {
+    const project = await pipeline.provision();
+    const other = await pipeline.provision();
+    const refused = await api(project, '/notifications', { token: project.apiKey });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('user_token_required');
+    const bad = await api(project, '/notifications', { body: { name: 'x', type: 'webhook', config: { url: 'ftp://nope' } } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.error.details)).toEqual(['config.url']);
+    expect((await api(project, '/notifications', { body: { name: 'x', type: 'email', config: { to: ['not an address'] } } })).status).toBe(400);
+
+    const created = await api(project, '/notifications', { body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/api` } } });
+    expect(created.status).toBe(201);
+    const secret = created.body.data.config.secret as string;
+    expect(secret).toMatch(/^whsec_/); // shown once, in the 201
+    const listed = (await api(project, '/notifications')).body.data;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].config.secret).not.toBe(secret);
+    expect(listed[0].config.secret).toContain('••••');
+    expect(listed[0]).toMatchObject({ id: created.body.data.id, name: 'hook', type: 'webhook', config: { url: `${receiver.url}/api` } });
+    const stored = (await db.query('SELECT config::text, secrets FROM notification_services WHERE id = $1', [created.body.data.id])).rows[0];
+    expect(`${stored.config}${stored.secrets}`).not.toContain(secret.slice(6));
+
+    const id = created.body.data.id;
+    for (const [method, path] of [['GET', `/notifications/${id}/deliveries`], ['PUT', `/notifications/${id}`], ['POST', `/notifications/${id}/send`], ['DELETE', `/notifications/${id}`]] as const) {
+      const res = await api(other, path, { method, ...(method === 'PUT' ? { body: { name: 'mine now' } } : method === 'POST' ? { body: {} } : {}) });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    // A tile may name only its own account's services.
+    const tile = await api(other, '/tiles', { token: other.apiKey, body: { name: 't', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'up' } }, notification_service_ids: [id] } });
+    expect(tile.status).toBe(400);
+    expect(Object.keys(tile.body.error.details)).toEqual(['notification_service_ids']);
+  });
+
+  it('a tile transition notifies each named service once, signed per Standard Webhooks; a value-only change not at all', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    const hook = await createService(project, 'webhook', { url: `${receiver.url}/transitions-${project.projectKey}` });
+    const secret = hook.config.secret as string;
+    const slack = await createService(project, 'slack', { webhook_url: `${receiver.url}/slack-${project.projectKey}` });
+    const tile = await api(project, '/tiles', {
+      token: project.apiKey,
+      body: { name: 'CPU', kind: 'metric', rule: { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } }, notification_service_ids: [hook.id, slack.id] },
+    });
+    expect(tile.status).toBe(201);
+    await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 10 } }); // unknown → ok
+    await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 20 } }); // value only
+    await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 99 } }); // ok → critical
+    const hooks = () => receiver.received.filter((r) => r.path === `/transitions-${project.projectKey}`);
+    await waitFor(() => hooks().length === 2 && receiver.received.filter((r) => r.path === `/slack-${project.projectKey}`).length === 2, { timeoutMs: 15000, what: 'two transitions at each receiver' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(hooks()).toHaveLength(2);
+
+    const verifier = new Webhook(secret);
+    const bodies = hooks().map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+    expect(bodies.map((b) => [b.type, b.data.previous_status, b.data.status, b.data.value])).toEqual([
+      ['tile.status_changed', 'unknown', 'ok', 10],
+      ['tile.status_changed', 'ok', 'critical', 99],
+    ]);
+    expect(hooks()[0]!.headers['webhook-id']).toMatch(/^dlv_/);
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(hooks()[0]!.body, hooks()[0]!.headers as Record<string, string>)).toThrow();
+
+    const slackBody = JSON.parse(receiver.received.filter((r) => r.path === `/slack-${project.projectKey}`)[1]!.body);
+    expect(slackBody.text).toContain('CPU: ok → critical');
+    expect(JSON.stringify(slackBody.blocks)).toContain('*Value*\\n99');
+    const log = await deliveries(project, hook.id);
+    expect(log.map((d) => [d.status, d.attempts, d.tile_id])).toEqual([
+      ['delivered', 1, tile.body.data.id],
+      ['delivered', 1, tile.body.data.id],
+    ]);
+  });
+
+  it('send_message and send answer with the outcome: webhook, Slack and email (SMTP) payloads', async () => {
+    const project = await pipeline.provision();
+    const slack = await createService(project, 'slack', { webhook_url: `${receiver.url}/msg-slack-${project.projectKey}` });
+    const sent = await api(project, `/notifications/${slack.id}/send_message`, { body: { subject: 'Deploy', body: 'v2 is out' } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toMatchObject({ status: 'delivered', attempts: 1, response_status: 200 });
+    expect(sent.body.data.delivery_id).toMatch(/^msg_/);
+    expect(JSON.parse(receiver.received.find((r) => r.path === `/msg-slack-${project.projectKey}`)!.body)).toMatchObject({ text: 'Deploy: v2 is out' });
+
+    const mail = await createService(project, 'email', { to: ['ops@example.test', 'dev@example.test'] });
+    const test = await api(project, `/notifications/${mail.id}/send`, { body: {} });
+    expect(test.body.data).toMatchObject({ status: 'delivered', attempts: 1 });
+    const received = smtp.mails.at(-1)!;
+    expect(received.to).toEqual(['ops@example.test', 'dev@example.test']);
+    expect(received.raw).toContain('Subject: Pulseboard test notification');
+    expect(received.raw).toContain('Content-Type: text/plain');
+    expect(received.raw).toContain('Content-Type: text/html');
+  });
+
+  it('retries 500s until delivered, honours 429 Retry-After, fails 4xx at once, dead-letters after the last try', async () => {
+    const project = await pipeline.provision();
+    const path = (name: string) => `/${name}-${project.projectKey}`;
+    answers.set(path('flaky'), (n) => ({ status: n <= 2 ? 500 : 200 }));
+    answers.set(path('busy'), (n) => (n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }));
+    answers.set(path('gone'), () => ({ status: 410 }));
+    answers.set(path('down'), () => ({ status: 503 }));
+    const ids: Record<string, number> = {};
+    for (const name of ['flaky', 'busy', 'gone', 'down']) ids[name] = (await createService(project, 'webhook', { url: `${receiver.url}${path(name)}` })).id;
+    const first: Record<string, any> = {};
+    for (const name of Object.keys(ids)) first[name] = (await api(project, `/notifications/${ids[name]}/send_message`, { body: { subject: name, body: name } })).body.data;
+    expect(first.flaky).toMatchObject({ status: 'pending', attempts: 1, response_status: 500 });
+    expect(first.gone).toMatchObject({ status: 'failed', attempts: 1, response_status: 410 });
+
+    const final = async (name: string) => (await deliveries(project, ids[name]!))[0]!;
+    await waitFor(async () => (await final('flaky')).status === 'delivered', { timeoutMs: 10000, what: 'flaky delivered' });
+    expect((await final('flaky')).attempts).toBe(3);
+    await waitFor(async () => (await final('busy')).status === 'delivered', { timeoutMs: 10000, what: 'busy delivered' });
+    const busy = receiver.received.filter((r) => r.path === path('busy'));
+    expect(busy[1]!.at - busy[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(receiver.received.filter((r) => r.path === path('gone'))).toHaveLength(1);
+
+    await waitFor(async () => (await final('down')).status === 'failed', { timeoutMs: 15000, what: 'down given up after NOTIFY_RETRY_FOR_MS' });
+    const down = await final('down');
+    expect(down.attempts).toBeGreaterThan(2);
+    expect(down.last_error).toBe('HTTP 503');
+    const letters = (await readTopic(pipeline.env.TOPIC_NOTIFICATIONS_DLQ!)).map((m) => JSON.parse(m.value!));
+    expect(letters.find((l) => l.delivery_id === down.id)).toMatchObject({ last_error: 'HTTP 503', attempts: down.attempts });
+  });
+
+  it('refuses private, link-local and metadata targets (SSRF) even with loopback allowed', async () => {
+    const project = await pipeline.provision();
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/hook', 'http://[fd00::1]/hook']) {
+      const service = await createService(project, 'webhook', { url });
+      const res = await api(project, `/notifications/${service.id}/send`, { body: {} });
+      expect(res.body.data, url).toMatchObject({ status: 'failed', attempts: 1 });
+      expect((await deliveries(project, service.id))[0]!.last_error).toMatch(/private, link-local or reserved/);
+    }
+  });
+
+  it('kill -9 with deliveries pending: after the restart each is delivered once (or once more with the same webhook-id)', async () => {
+    const project = await pipeline.provision();
+    const path = `/crash-${project.projectKey}`;
+    let failing = true;
+    answers.set(path, () => ({ status: failing ? 500 : 200 }));
+    const service = await createService(project, 'webhook', { url: `${receiver.url}${path}` });
+    for (let i = 0; i < 10; i++) {
+      const res = await api(project, `/notifications/${service.id}/send_message`, { body: { subject: `m${i}`, body: 'b' } });
+      expect(res.body.data.status).toBe('pending');
+    }
+    await notification.kill('SIGKILL');
+    failing = false;
+    notification = await pipeline.startNotification({ SMTP_URL: smtp.url, NOTIFY_RETRY_FOR_MS: '60000' });
+    await waitFor(async () => (await deliveries(project, service.id)).every((d) => d.status === 'delivered'), { timeoutMs: 20000, what: 'all ten delivered' });
+    const log = await deliveries(project, service.id);
+    expect(log).toHaveLength(10);
+    const accepted = receiver.received.filter((r) => r.path === path && r.status === 200).map((r) => r.headers['webhook-id']);
+    for (const d of log) {
+      const times = accepted.filter((id) => id === d.id).length;
+      // Once; twice only if the kill fell between a send and its record (the same webhook-id both times).
+      expect(times, d.id).toBeGreaterThanOrEqual(1);
+      expect(times, d.id).toBeLessThanOrEqual(2);
+    }
+    expect(accepted.length).toBeLessThanOrEqual(11);
+  });
+});
