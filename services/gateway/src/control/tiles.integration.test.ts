@@ -27,6 +27,7 @@ describe('tiles API: create, read, update, delete', () => {
       rule,
       settings: { notify: [] },
       position: 0,
+      notification_service_ids: [],
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -175,11 +176,17 @@ describe('tiles API: create, read, update, delete', () => {
     expect((await post('/api/v1/tiles', 'POST', tile(`"settings":${nested(32)}`))).status).toBe(201);
   });
 
-  it('does not answer tile state: that comes with the rule engine', async () => {
+  it('answers the state of a tile not yet evaluated as unknown at version 0; another account\'s tile state is 404', async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
+    const other = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     const created = await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'x', kind: 'metric', rule } });
     const state = await request(url(`/api/v1/tiles/${created.body.data.id}/state`), { token: p.apiKey });
-    expect(state.status).toBe(404);
-    expect(state.body.error.code).toBe('not_found');
+    expect(state.status).toBe(200);
+    expect(state.body.data).toEqual({ tile_id: created.body.data.id, project_key: p.projectKey, status: 'unknown', value: null, version: 0, last_event_id: null, changed_at: created.body.data.created_at });
+    for (const token of [other.apiKey, other.userToken]) {
+      const foreign = await request(url(`/api/v1/tiles/${created.body.data.id}/state`), { token });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error.code).toBe('not_found');
+    }
   });
 });
