@@ -9,6 +9,9 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/pulseboa
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
 export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:9092}"
 export GATEWAY_PORT="${GATEWAY_PORT:-8080}"
+export BROADCAST_PORT="${BROADCAST_PORT:-8081}"
+# Local receivers (127.0.0.1) may get notifications here; production refuses loopback targets (SSRF).
+export NOTIFY_ALLOW_LOOPBACK="${NOTIFY_ALLOW_LOOPBACK:-true}"
 # The admin token is made once per machine and kept in the state dir (mode 600).
 token_file="$state_dir/admin-token"
 if [[ -z "${ADMIN_TOKEN:-}" ]]; then
@@ -26,6 +29,7 @@ gateway="http://127.0.0.1:$GATEWAY_PORT"
 echo
 echo "Pulseboard is up:"
 echo "  API and ingest   $gateway   (POST $gateway/ingest, $gateway/api/v1/...)"
+echo "  live dashboard   http://127.0.0.1:$BROADCAST_PORT/   (WebSocket ws://127.0.0.1:$BROADCAST_PORT/ws)"
 echo "  metrics          $gateway/metrics"
 echo "  Kafka            $KAFKA_BROKERS    Postgres $DATABASE_URL    Redis $REDIS_URL"
 echo "  admin token      in $token_file"
