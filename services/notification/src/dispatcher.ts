@@ -47,7 +47,8 @@ export class Dispatcher {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    // Several workers: some send while others claim and record (SKIP LOCKED keeps them apart).
+    this.running = Promise.all(Array.from({ length: this.deps.env.NOTIFY_WORKERS }, () => this.drain())).then(() => undefined)
       .catch((error: unknown) => this.deps.logger.warn({ event: 'dispatch_failed', err: error }))
       .finally(() => {
         this.running = undefined;
@@ -64,11 +65,16 @@ export class Dispatcher {
       if (this.stopped) return;
       const due = await claimDue(pool, env.NOTIFY_CONCURRENCY, env.NOTIFY_LEASE_MS);
       if (due.length === 0) return;
-      await Promise.all(due.map((d) => this.attempt(d)));
+      const delivered: { id: string; responseStatus: number | null }[] = [];
+      const requested: NotificationOutcome[] = [];
+      await Promise.all(due.map((d) => this.attempt(d, delivered, requested)));
+      // Successes of the batch in one statement; then the outcomes the API waits for.
+      await markDelivered(pool, delivered);
+      for (const outcome of requested) await this.deps.publishOutcome(outcome).catch((error: unknown) => this.deps.logger.warn({ event: 'outcome_not_published', delivery_id: outcome.delivery_id, err: error }));
     }
   }
 
-  private async attempt(d: DueDelivery): Promise<void> {
+  private async attempt(d: DueDelivery, delivered: { id: string; responseStatus: number | null }[], requested: NotificationOutcome[]): Promise<void> {
     const { env, pool, logger, metrics } = this.deps;
     const attempts = d.attempts + 1;
     let result: SendResult;
@@ -83,7 +89,7 @@ export class Dispatcher {
     }
     let status: NotificationOutcome['status'];
     if (result.ok) {
-      await markDelivered(pool, d.id, result.status);
+      delivered.push({ id: d.id, responseStatus: result.status });
       status = 'delivered';
     } else {
       const delay = nextDelayMs(attempts, { firstMs: env.NOTIFY_FIRST_RETRY_MS, maxMs: env.NOTIFY_MAX_BACKOFF_MS, retryAfterMs: result.retryAfterMs });
@@ -100,9 +106,7 @@ export class Dispatcher {
     }
     metrics.attempts.inc({ outcome: status });
     // Requests from the API hear after the first try, and again when a later try settles them.
-    if (d.kind !== 'transition' && (attempts === 1 || status !== 'pending')) {
-      await this.deps.publishOutcome({ request_id: d.id, delivery_id: d.id, status, attempts, response_status: result.status }).catch((error: unknown) => logger.warn({ event: 'outcome_not_published', delivery_id: d.id, err: error }));
-    }
+    if (d.kind !== 'transition' && (attempts === 1 || status !== 'pending')) requested.push({ request_id: d.id, delivery_id: d.id, status, attempts, response_status: result.status });
   }
 
   async stop(): Promise<void> {

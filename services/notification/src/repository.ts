@@ -71,21 +71,26 @@ export async function claimDue(pool: Pool, limit: number, leaseMs: number): Prom
   const { rows } = await pool.query<DueDelivery>(
     `WITH due AS (
        SELECT id FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
-        ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-     UPDATE notification_deliveries d SET next_attempt_at = now() + $2 * interval '1 millisecond'
-       FROM due WHERE d.id = due.id
-     RETURNING d.id, d.service_id, d.kind, d.payload, d.attempts, d.created_at,
-       (SELECT kind FROM notification_services s WHERE s.id = d.service_id) AS service_kind,
-       (SELECT name FROM notification_services s WHERE s.id = d.service_id) AS service_name,
-       (SELECT config FROM notification_services s WHERE s.id = d.service_id) AS config,
-       (SELECT secrets FROM notification_services s WHERE s.id = d.service_id) AS secrets`,
+        ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+     claimed AS (
+       UPDATE notification_deliveries d SET next_attempt_at = now() + $2 * interval '1 millisecond'
+         FROM due WHERE d.id = due.id
+       RETURNING d.id, d.service_id, d.kind, d.payload, d.attempts, d.created_at)
+     SELECT c.*, s.kind AS service_kind, s.name AS service_name, s.config, s.secrets
+       FROM claimed c LEFT JOIN notification_services s ON s.id = c.service_id`,
     [limit, leaseMs],
   );
   return rows;
 }
 
-export async function markDelivered(pool: Pool, id: string, responseStatus: number | null): Promise<void> {
-  await pool.query(`UPDATE notification_deliveries SET status = 'delivered', attempts = attempts + 1, response_status = $2, last_error = NULL, delivered_at = now() WHERE id = $1`, [id, responseStatus]);
+/** Records successful tries, many in one statement. */
+export async function markDelivered(pool: Pool, delivered: readonly { id: string; responseStatus: number | null }[]): Promise<void> {
+  if (delivered.length === 0) return;
+  await pool.query(
+    `UPDATE notification_deliveries d SET status = 'delivered', attempts = d.attempts + 1, response_status = r.status, last_error = NULL, delivered_at = now()
+       FROM unnest($1::text[], $2::int[]) AS r(id, status) WHERE d.id = r.id`,
+    [delivered.map((d) => d.id), delivered.map((d) => d.responseStatus)],
+  );
 }
 
 export async function markRetry(pool: Pool, id: string, error: string, responseStatus: number | null, delayMs: number): Promise<void> {

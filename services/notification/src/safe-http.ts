@@ -28,6 +28,32 @@ export function refusal(address: string, policy: TargetPolicy): string | undefin
   return undefined;
 }
 
+/** The lookup every connection uses: only vetted addresses are handed to the socket (no DNS-rebinding gap). */
+function vettingLookup(policy: TargetPolicy) {
+  return (hostname: string, lookupOptions: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    dnsLookup(hostname, { all: true }, (error, addresses) => {
+      if (error !== null) return callback(error, '');
+      const allowed = addresses.filter((a) => refusal(a.address, policy) === undefined);
+      if (allowed.length === 0) return callback(new TargetRefused(`${hostname}: ${refusal(addresses[0]?.address ?? '', policy) ?? 'no address'}`), '');
+      if (lookupOptions.all === true) return callback(null, allowed);
+      return callback(null, allowed[0]!.address, allowed[0]!.family);
+    });
+  };
+}
+
+// Keep-alive agents, one per scheme and policy: a socket is vetted when it connects and reused after.
+const agents = new Map<string, http.Agent>();
+function agentFor(protocol: string, policy: TargetPolicy): http.Agent {
+  const key = `${protocol}${policy.allowLoopback}${policy.allowPrivate}`;
+  let agent = agents.get(key);
+  if (agent === undefined) {
+    const options = { keepAlive: true, maxSockets: 64, lookup: vettingLookup(policy) as never };
+    agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 export class TargetRefused extends Error {
   readonly code = 'target_refused';
   readonly retryable = false;
@@ -60,22 +86,12 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     const why = refusal(host, options.policy);
     if (why !== undefined) return Promise.reject(new TargetRefused(why));
   }
-  const lookup = (hostname: string, lookupOptions: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-    dnsLookup(hostname, { all: true }, (error, addresses) => {
-      if (error !== null) return callback(error, '');
-      const allowed = addresses.filter((a) => refusal(a.address, options.policy) === undefined);
-      if (allowed.length === 0) return callback(new TargetRefused(`${hostname}: ${refusal(addresses[0]!.address, options.policy) ?? 'no address'}`), '');
-      if (lookupOptions.all === true) return callback(null, allowed);
-      return callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
-  };
   const client = target.protocol === 'https:' ? https : http;
   return new Promise<PostResult>((resolve, reject) => {
     const request = client.request(target, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Pulseboard-Notifications/1', ...headers },
-      lookup: lookup as never,
-      agent: false,
+      agent: agentFor(target.protocol, options.policy),
     });
     const total = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     request.on('socket', (socket) => {
