@@ -13,3 +13,4 @@ export * from './credentials.ts';
 export * from './broadcast-protocol.schema.ts';
 export * from './notification.schema.ts';
 export * from './secret-box.ts';
+export * from './dead-letter.ts';

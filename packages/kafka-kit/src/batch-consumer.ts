@@ -2,6 +2,7 @@ import type { Consumer, Kafka, KafkaMessage, IHeaders } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Outcome } from './outcome.ts';
 import type { BatchingProducer } from './batching-producer.ts';
+import { isTransient } from './transient.ts';
 
 export interface ConsumedMessage<T> {
   topic: string;
@@ -15,21 +16,42 @@ export interface ConsumedMessage<T> {
 
 export type Decoder<T> = (value: Buffer | null, headers: IHeaders | undefined) => { ok: true; value: T } | { ok: false; code: string; message: string };
 
+export interface DeadLetterDescription {
+  code: string;
+  message: string;
+  topic: string;
+  partition: number;
+  offset: string;
+  groupId: string;
+}
+
 export interface BatchConsumerOptions<T> {
   kafka: Kafka;
   logger: Logger;
   groupId: string;
   topic: string;
   deadLetterTopic: string;
+  /** Headers a dead letter carries besides the original's: why, where from, when (the service's names). */
+  deadLetterHeaders: (info: DeadLetterDescription) => IHeaders;
   /** Used to write dead letters (acks=all) before offsets move past them. */
   producer: BatchingProducer;
   decode: Decoder<T>;
-  /** Returns one outcome per message, in order. Throw (retryable) to retry the whole batch. */
+  /**
+   * Returns one outcome per message, in order. A thrown error that is
+   * retryable (by property: `isTransient`) retries the batch with capped
+   * backoff; any other is narrowed to the message that causes it, which is
+   * dead-lettered, so one bug cannot stall a partition.
+   */
   handle: (messages: ConsumedMessage<T>[]) => Promise<Outcome[]>;
+  /** Told each `drop` outcome (also logged). */
+  onDrop?: (message: ConsumedMessage<T>, reason: string) => void;
+  isRetryable?: (error: unknown) => boolean;
   fromBeginning?: boolean;
   partitionsConsumedConcurrently?: number;
   maxBackoffMs?: number;
   sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  maxBytesPerPartition?: number;
 }
 
 export interface RunningConsumer {
@@ -38,17 +60,10 @@ export interface RunningConsumer {
   consumer: Consumer;
 }
 
-function deadLetterHeaders(m: ConsumedMessage<unknown>, groupId: string, code: string, message: string): IHeaders {
-  return {
-    ...(m.raw.headers ?? {}),
-    'pb-dlq-reason': code,
-    'pb-dlq-message': message.slice(0, 1000),
-    'pb-dlq-topic': m.topic,
-    'pb-dlq-partition': String(m.partition),
-    'pb-dlq-offset': m.offset,
-    'pb-dlq-consumer-group': groupId,
-    'pb-dlq-at': new Date().toISOString(),
-  };
+interface Letter<T> {
+  message: ConsumedMessage<T>;
+  code: string;
+  reason: string;
 }
 
 /**
@@ -60,12 +75,41 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
   const consumer = options.kafka.consumer({
     groupId,
     sessionTimeout: options.sessionTimeoutMs ?? 30000,
-    heartbeatInterval: 3000,
-    maxBytesPerPartition: 4 * 1024 * 1024,
+    heartbeatInterval: options.heartbeatIntervalMs ?? 3000,
+    maxBytesPerPartition: options.maxBytesPerPartition ?? 4 * 1024 * 1024,
     allowAutoTopicCreation: false,
   });
   const maxBackoffMs = options.maxBackoffMs ?? 10000;
+  const retryable = options.isRetryable ?? isTransient;
   let stopping = false;
+
+  /** Outcomes for `messages`, or undefined when the consumer stopped or lost the partition meanwhile. */
+  async function outcomesFor(messages: ConsumedMessage<T>[], live: () => boolean, heartbeat: () => Promise<void>): Promise<Outcome[] | undefined> {
+    if (messages.length === 0) return [];
+    for (let attempt = 1; ; attempt++) {
+      if (!live()) return undefined;
+      try {
+        const outcomes = await options.handle(messages);
+        if (outcomes.length !== messages.length) throw new Error(`handler gave ${outcomes.length} outcomes for ${messages.length} messages`);
+        return outcomes;
+      } catch (error) {
+        if (!retryable(error)) {
+          if (messages.length === 1) return [{ kind: 'dead_letter', code: 'handler_failed', message: error instanceof Error ? error.message : String(error) }];
+          // Narrow it down: each message alone, so only the one at fault is dead-lettered.
+          const each: Outcome[] = [];
+          for (const message of messages) {
+            const one = await outcomesFor([message], live, heartbeat);
+            if (one === undefined) return undefined;
+            each.push(one[0]!);
+          }
+          return each;
+        }
+        const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
+        logger.warn({ event: 'consumer_batch_retry', topic, partition: messages[0]!.partition, attempt, retry_in_ms: delay, err: error });
+        await sleepWithHeartbeat(delay, heartbeat, live);
+      }
+    }
+  }
 
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
@@ -75,32 +119,26 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
       if (batch.messages.length === 0) return;
+      // Rebalanced away or stopping: another owner (or the next start) redoes it.
+      const live = () => isRunning() && !isStale() && !stopping;
       const decoded: ConsumedMessage<T>[] = [];
-      const undecodable: { message: ConsumedMessage<T>; code: string; reason: string }[] = [];
+      const letters: Letter<T>[] = [];
       for (const raw of batch.messages) {
         const result = options.decode(raw.value, raw.headers);
         const message: ConsumedMessage<T> = { topic: batch.topic, partition: batch.partition, offset: raw.offset, key: raw.key, raw, value: undefined as T };
         if (result.ok) decoded.push({ ...message, value: result.value });
-        else undecodable.push({ message, code: result.code, reason: result.message });
+        else letters.push({ message, code: result.code, reason: result.message });
       }
 
-      let outcomes: Outcome[] = [];
-      for (let attempt = 1; ; attempt++) {
-        if (!isRunning() || isStale()) return; // rebalanced away or stopping: another owner redoes it
-        try {
-          outcomes = decoded.length === 0 ? [] : await options.handle(decoded);
-          break;
-        } catch (error) {
-          const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
-          logger.warn({ event: 'consumer_batch_retry', topic, partition: batch.partition, attempt, retry_in_ms: delay, err: error });
-          await sleepWithHeartbeat(delay, heartbeat);
-        }
-      }
-
-      const letters = undecodable.map((u) => ({ message: u.message, code: u.code, reason: u.reason }));
+      const outcomes = await outcomesFor(decoded, live, heartbeat);
+      if (outcomes === undefined) return;
       outcomes.forEach((outcome, i) => {
-        const message = decoded[i];
-        if (message !== undefined && outcome.kind === 'dead_letter') letters.push({ message, code: outcome.code, reason: outcome.message });
+        const message = decoded[i]!;
+        if (outcome.kind === 'dead_letter') letters.push({ message, code: outcome.code, reason: outcome.message });
+        if (outcome.kind === 'drop') {
+          logger.info({ event: 'message_dropped', topic, partition: message.partition, offset: message.offset, reason: outcome.reason });
+          options.onDrop?.(message, outcome.reason);
+        }
       });
       await Promise.all(
         letters.map(async ({ message, code, reason }) => {
@@ -108,7 +146,7 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
           await options.producer.send(options.deadLetterTopic, {
             key: message.key?.toString('utf8') ?? '',
             value: message.raw.value ?? Buffer.alloc(0),
-            headers: deadLetterHeaders(message, groupId, code, reason),
+            headers: { ...(message.raw.headers ?? {}), ...options.deadLetterHeaders({ code, message: reason, topic: message.topic, partition: message.partition, offset: message.offset, groupId }) },
           });
         }),
       );
@@ -131,10 +169,11 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
   };
 }
 
-async function sleepWithHeartbeat(ms: number, heartbeat: () => Promise<void>): Promise<void> {
+/** Waits, heartbeating so the group keeps the partition; ends early when the consumer stops. */
+async function sleepWithHeartbeat(ms: number, heartbeat: () => Promise<void>, live: () => boolean): Promise<void> {
   const until = Date.now() + ms;
-  while (Date.now() < until) {
-    await new Promise((r) => setTimeout(r, Math.min(1000, until - Date.now())));
+  while (Date.now() < until && live()) {
+    await new Promise((r) => setTimeout(r, Math.min(200, until - Date.now())));
     await heartbeat().catch(() => undefined);
   }
 }

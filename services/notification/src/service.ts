@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import nodemailer from 'nodemailer';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { TOPICS, createAjv, tileChangeSchema, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
+import { deadLetterHeaders, TOPICS, createAjv, tileChangeSchema, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
 import { BatchingProducer, OK, createKafka, ensureTopics, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
@@ -64,6 +64,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     groupId: env.NOTIFICATION_GROUP_ID,
     topic: env.TOPIC_TILE_CHANGES,
     deadLetterTopic: env.TOPIC_NOTIFICATIONS_DLQ,
+    deadLetterHeaders,
     producer,
     decode: jsonDecoder<TileChange>(createAjv().compile(tileChangeSchema)),
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
@@ -98,6 +99,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     groupId: `${env.NOTIFICATION_GROUP_ID}-requests`,
     topic: env.TOPIC_NOTIFICATION_REQUESTS,
     deadLetterTopic: env.TOPIC_NOTIFICATIONS_DLQ,
+    deadLetterHeaders,
     producer,
     decode: requestDecoder,
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,

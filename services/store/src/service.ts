@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { createAjv, ingestedEventSchema, type IngestedEvent } from '@pulseboard/contracts';
+import { deadLetterHeaders, createAjv, ingestedEventSchema, type IngestedEvent } from '@pulseboard/contracts';
 import { BatchingProducer, createKafka, ensureTopics, eventsDeadLetterTopicSpec, eventsTopicSpec, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { StoreEnv } from './env.ts';
@@ -32,6 +32,7 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
     groupId: env.STORE_GROUP_ID,
     topic: env.TOPIC_EVENTS,
     deadLetterTopic: env.TOPIC_EVENTS_DLQ,
+    deadLetterHeaders,
     producer,
     decode: jsonDecoder<IngestedEvent>(ajv.compile(ingestedEventSchema)),
     handle: createEventsHandler({ pool, logger, metrics }),
