@@ -1,9 +1,10 @@
-import { SPACING_SECONDS } from './load.ts';
+import { SPAN_DAYS } from './load.ts';
 
 /** One filter of GET /events, with values that vary from request to request as real traffic does. */
 export interface FilterCase {
   name: string;
   /** Query parameters of the i-th request. */
+  /** `count`: the events of the project asked about. */
   query(i: number, count: number, now: number): Record<string, string | string[]>;
 }
 
@@ -22,7 +23,7 @@ export const CASES: FilterCase[] = [
   { name: 'severity', query: (i) => ({ severity: SEVERITIES[i % SEVERITIES.length]! }) },
   { name: 'source', query: (i) => ({ source: `host-${spread(i, 50)}` }) },
   { name: 'channel', query: (i) => ({ channel: `ch-${spread(i, 10)}` }) },
-  // Each workflow has 5 events: a needle in a million.
+  // Each workflow has a few events: a needle in millions.
   { name: 'correlation_id', query: (i, count) => ({ correlation_id: `wf-${spread(i, Math.floor(count / 5))}` }) },
   // 'prod' is on a third of the events, 'team-N' on 1 in 60, 'rare' on 1 in 1000.
   { name: 'label (common)', query: (i) => ({ label: i % 2 === 0 ? 'prod' : `team-${spread(i, 20)}` }) },
@@ -31,8 +32,8 @@ export const CASES: FilterCase[] = [
   { name: 'until (1-29 days ago)', query: (i, _c, now) => ({ until: iso(now - (1 + spread(i, 29)) * 86_400_000) }) },
   {
     name: 'since+until (1 h window)',
-    query: (i, count, now) => {
-      const span = count * SPACING_SECONDS * 1000;
+    query: (i, _count, now) => {
+      const span = SPAN_DAYS * 86_400_000;
       const start = now - span + spread(i, 1000) * (span / 1000);
       return { since: iso(start), until: iso(start + 3_600_000) };
     },

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, request, TEST_ADMIN_TOKEN, waitFor } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 
-const T0 = Date.parse('2026-03-01T12:00:00Z');
+// Noon UTC two days ago: inside the timestamp window (CONTRACT Events, Retention) whenever the test runs.
+const T0 = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 2 * 86_400_000 + 12 * 3_600_000;
+const DAY0 = new Date(T0).toISOString().slice(0, 10);
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 
 // Seven events whose fields overlap so that each filter selects a distinct subset.
@@ -83,8 +85,8 @@ describe('GET /api/v1/events: every filter, newest first, pagination rules (real
     [`?until=${encodeURIComponent(at(3))}`, ['e2', 'e1']],
     [`?since=${encodeURIComponent(at(3))}&until=${encodeURIComponent(at(5))}`, ['e4', 'e3']],
     // The same instant written with another offset.
-    [`?since=${encodeURIComponent('2026-03-01T13:06:00+01:00')}`, ['e7', 'e6']],
-    ['?since=2026-03-02', []],
+    [`?since=${encodeURIComponent(`${DAY0}T13:06:00+01:00`)}`, ['e7', 'e6']],
+    [`?since=${new Date(T0 + 86_400_000).toISOString().slice(0, 10)}`, []],
     ['?type=error&severity=critical', ['e4']],
     ['?type=deployment&label=eu&source=web-1', ['e2']],
     ['?type=metric&source=web-1', []],

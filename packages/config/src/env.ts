@@ -20,6 +20,9 @@ export const commonEnvProperties = {
   SECRETS_KEY: { type: 'string', minLength: 16, default: 'pulseboard-development-secrets-key' },
   // The gateway's request body limit; every service sizes the events topics from it.
   BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
+  // Days an event is kept (CONTRACT Events, Retention) unless its project sets `retention_days`:
+  // the gateway refuses older timestamps, the store drops what has aged out.
+  EVENT_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 400, default: 30 },
 } as const;
 
 export const redisEnvProperties = {

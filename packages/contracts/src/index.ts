@@ -14,3 +14,4 @@ export * from './broadcast-protocol.schema.ts';
 export * from './notification.schema.ts';
 export * from './secret-box.ts';
 export * from './dead-letter.ts';
+export * from './event-time.ts';

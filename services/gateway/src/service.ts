@@ -111,6 +111,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     projectHourly: env.DEFAULT_PROJECT_HOURLY_LIMIT,
     accountHourly: env.DEFAULT_ACCOUNT_HOURLY_LIMIT,
     globalHourly: env.GLOBAL_HOURLY_LIMIT,
+    retentionDays: env.EVENT_RETENTION_DAYS,
   };
   const directory = new ProjectDirectory(pool, redis, limitDefaults);
   const deps: GatewayDeps = {

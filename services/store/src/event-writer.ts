@@ -1,63 +1,119 @@
-import type { Pool } from '@pulseboard/db';
-import type { IngestedEvent } from '@pulseboard/contracts';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { eventTimeMs, type IngestedEvent } from '@pulseboard/contracts';
+
+/** Text-format COPY field: backslash, tab, newline and carriage return escaped; NULL is \N. */
+function field(value: string | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : value;
+}
+
+/** A text[] literal: every element quoted, with its quotes and backslashes escaped. */
+function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+/** Streams COPY text into the statement's table. */
+export async function copy(tx: PoolClient, statement: string, text: string): Promise<void> {
+  if (text === '') return;
+  await pipeline(Readable.from([text]), tx.query(copyFrom(statement)));
+}
+
+const DAY_MS = 86_400_000;
+const utcDay = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+const utcMonth = (iso: string) => `${new Date(iso).toISOString().slice(0, 7)}-01`;
+
+/** The UTC days the events' own times fall on (their partitions). */
+export function eventDays(events: readonly IngestedEvent[]): Set<string> {
+  const days = new Set<string>();
+  for (const e of events) days.add(utcDay(eventTimeMs(e.timestamp)));
+  return days;
+}
+
+/** A batch as COPY text (events, label rows) and its counters. */
+export interface RenderedBatch {
+  events: string;
+  labels: string;
+  /** project NUL month (YYYY-MM-01) → events received. */
+  monthly: Map<string, number>;
+  /** project NUL day (YYYY-MM-DD) → events on that day of their own time. */
+  daily: Map<string, number>;
+}
+
+export const EVENTS_COPY = 'COPY events (id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes) FROM STDIN';
+export const LABELS_COPY = 'COPY event_labels (project_key, label, occurred_at, event_id) FROM STDIN';
+
+/** The rows of a batch in COPY's text format, one label row per distinct label of an event. */
+export function renderBatch(events: readonly IngestedEvent[]): RenderedBatch {
+  let rows = '';
+  let labels = '';
+  const monthly = new Map<string, number>();
+  const daily = new Map<string, number>();
+  for (const e of events) {
+    const eventLabels = e.labels ?? [];
+    rows += `${e.id}\t${field(e.project_key)}\t${field(e.type)}\t${field(e.name)}\t${field(e.timestamp)}\t${field(e.received_at)}\t${field(e.severity)}\t${field(e.channel)}\t${field(e.correlation_id)}\t${field(e.source)}\t${field(textArray(eventLabels))}\t${field(JSON.stringify(e.attributes))}\n`;
+    // An event may carry a label twice; its row is written once.
+    for (const label of new Set(eventLabels)) labels += `${field(e.project_key)}\t${field(label)}\t${field(e.timestamp)}\t${e.id}\n`;
+    const month = `${e.project_key}\u0000${utcMonth(e.received_at)}`;
+    monthly.set(month, (monthly.get(month) ?? 0) + 1);
+    const day = `${e.project_key}\u0000${utcDay(eventTimeMs(e.timestamp))}`;
+    daily.set(day, (daily.get(day) ?? 0) + 1);
+  }
+  return { events: rows, labels, monthly, daily };
+}
 
 /**
- * Writes a batch of events with one multi-row statement (UNNEST). Idempotent on
- * the event id: a redelivered event inserts nothing and, because the monthly
- * usage is counted from the rows actually inserted, is not counted twice either.
- * Returns how many events were new.
+ * Writes a batch inside the caller's transaction, the one that also moves the
+ * consumer's offsets past it (kafka-kit's state-owning consumer), so a
+ * redelivered batch is never written again: the events and their label rows
+ * by COPY, then the per-project counters (monthly by receipt for quotas, daily
+ * by the event's time for list totals). An event the topic holds twice (a
+ * gateway that resent it after a timeout, with the same id and time) is
+ * written once: within a batch by its id, across batches by the unique
+ * (id, time) key, which makes the COPY fail; the batch is then written again
+ * without the events already stored. The partitions of the events' days must
+ * exist. Returns how many events were new.
  */
-export async function writeEvents(pool: Pool, events: readonly IngestedEvent[]): Promise<number> {
-  if (events.length === 0) return 0;
-  const cols = {
-    id: [] as number[],
-    project: [] as string[],
-    type: [] as string[],
-    name: [] as string[],
-    occurred: [] as string[],
-    received: [] as string[],
-    severity: [] as (string | null)[],
-    channel: [] as (string | null)[],
-    correlation: [] as (string | null)[],
-    source: [] as (string | null)[],
-    labels: [] as string[],
-    attributes: [] as string[],
-  };
-  for (const e of events) {
-    cols.id.push(e.id);
-    cols.project.push(e.project_key);
-    cols.type.push(e.type);
-    cols.name.push(e.name);
-    cols.occurred.push(e.timestamp);
-    cols.received.push(e.received_at);
-    cols.severity.push(e.severity ?? null);
-    cols.channel.push(e.channel ?? null);
-    cols.correlation.push(e.correlation_id ?? null);
-    cols.source.push(e.source ?? null);
-    cols.labels.push(JSON.stringify(e.labels ?? []));
-    cols.attributes.push(JSON.stringify(e.attributes));
+export async function writeEvents(tx: PoolClient, events: readonly IngestedEvent[]): Promise<number> {
+  const seen = new Set<number>();
+  const unique = events.filter((e) => !seen.has(e.id) && seen.add(e.id));
+  if (unique.length === 0) return 0;
+  await tx.query('SAVEPOINT store_batch');
+  try {
+    await writeRendered(tx, renderBatch(unique));
+    await tx.query('RELEASE SAVEPOINT store_batch');
+    return unique.length;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== '23505') throw error;
+    await tx.query('ROLLBACK TO SAVEPOINT store_batch');
   }
-  const result = await pool.query<{ inserted: number }>(
-    `WITH input AS (
-       SELECT * FROM UNNEST($1::bigint[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[],
-                            $7::text[], $8::text[], $9::text[], $10::text[], $11::jsonb[], $12::jsonb[])
-         AS t(id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes)
-     ), inserted AS (
-       INSERT INTO events (id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes)
-       SELECT id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source,
-              ARRAY(SELECT jsonb_array_elements_text(labels)), attributes
-         FROM input
-       ON CONFLICT (id) DO NOTHING
-       RETURNING project_key, received_at
-     ), counted AS (
-       INSERT INTO project_monthly_usage AS u (project_key, month, event_count)
-       SELECT project_key, date_trunc('month', received_at AT TIME ZONE 'UTC')::date, count(*)
-         FROM inserted GROUP BY 1, 2
-       ON CONFLICT (project_key, month) DO UPDATE SET event_count = u.event_count + EXCLUDED.event_count
-       RETURNING event_count
-     )
-     SELECT (SELECT count(*) FROM inserted)::int AS inserted`,
-    [cols.id, cols.project, cols.type, cols.name, cols.occurred, cols.received, cols.severity, cols.channel, cols.correlation, cols.source, cols.labels, cols.attributes],
+  const { rows } = await tx.query<{ id: string }>('SELECT id::text FROM events WHERE (id, occurred_at) IN (SELECT * FROM unnest($1::bigint[], $2::timestamptz[]))', [
+    unique.map((e) => e.id),
+    unique.map((e) => e.timestamp),
+  ]);
+  const stored = new Set(rows.map((r) => r.id));
+  const fresh = unique.filter((e) => !stored.has(String(e.id)));
+  if (fresh.length > 0) await writeRendered(tx, renderBatch(fresh));
+  return fresh.length;
+}
+
+async function writeRendered(tx: PoolClient, batch: RenderedBatch): Promise<void> {
+  await copy(tx, EVENTS_COPY, batch.events);
+  await copy(tx, LABELS_COPY, batch.labels);
+  await addCounts(tx, 'project_monthly_usage', 'month', batch.monthly);
+  await addCounts(tx, 'project_daily_events', 'day', batch.daily);
+}
+
+async function addCounts(tx: PoolClient, table: 'project_monthly_usage' | 'project_daily_events', column: 'month' | 'day', counts: Map<string, number>): Promise<void> {
+  // In key order: two transactions never take the same rows' locks in opposite orders.
+  const sorted = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const keys = sorted.map(([k]) => k.split('\u0000') as [string, string]);
+  await tx.query(
+    `INSERT INTO ${table} AS c (project_key, ${column}, event_count)
+     SELECT * FROM unnest($1::text[], $2::date[], $3::bigint[])
+     ON CONFLICT (project_key, ${column}) DO UPDATE SET event_count = c.event_count + EXCLUDED.event_count`,
+    [keys.map((k) => k[0]), keys.map((k) => k[1]), sorted.map(([, n]) => n)],
   );
-  return result.rows[0]?.inserted ?? 0;
 }

@@ -1,46 +1,49 @@
-import type { ConsumedMessage, Outcome } from '@pulseboard/kafka-kit';
-import { OK } from '@pulseboard/kafka-kit';
-import { pulseboardError, type IngestedEvent } from '@pulseboard/contracts';
-import type { Pool } from '@pulseboard/db';
+import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
+import { OK, type ConsumedMessage, type StateBatchResult } from '@pulseboard/kafka-kit';
+import { PulseboardError, type IngestedEvent } from '@pulseboard/contracts';
 import type { StoreMetrics } from './metrics.ts';
-import { writeEvents } from './event-writer.ts';
+import { eventDays, writeEvents } from './event-writer.ts';
+import type { PartitionKeeper } from './partitions.ts';
 
 // SQLSTATE classes that mean "this data can never be written" rather than "try later".
 const DATA_ERROR_CLASSES = ['22', '23'];
 
 /**
- * Stores a batch of decoded events. A database outage throws a retryable error
- * (the wrapper backs off and nothing is committed); if the batch is refused for
- * its data, each event is tried alone so one bad event cannot hold up the rest.
+ * Stores a batch of decoded events in the consumer's transaction (which also
+ * moves its offsets). The days' partitions are made sure of first, on their
+ * own connection, before this transaction touches the events table. A
+ * refusal of the data is thrown as non-retryable: the consumer then narrows it
+ * to the event at fault and dead-letters that one. Anything else (the
+ * database away, a partition dropped meanwhile) is retried.
  */
-export function createEventsHandler(deps: { pool: Pool; logger: Logger; metrics: StoreMetrics }) {
-  return async (messages: ConsumedMessage<IngestedEvent>[]): Promise<Outcome[]> => {
+export function createEventsHandler(deps: { partitions: PartitionKeeper; logger: Logger; metrics: StoreMetrics }) {
+  return async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[]): Promise<StateBatchResult> => {
     const events = messages.map((m) => m.value);
+    await deps.partitions.ensure(eventDays(events));
+    const started = performance.now();
+    let stored: number;
     try {
-      const inserted = await writeEvents(deps.pool, events);
-      deps.metrics.record(events.length, inserted);
-      return messages.map(() => OK);
+      // The commit need not wait for the disk: a commit a crash loses takes its
+      // offsets with it (same transaction), so the batch is read and written again.
+      await tx.query('SET LOCAL synchronous_commit TO off');
+      stored = await writeEvents(tx, events);
     } catch (error) {
-      if (!isDataError(error)) throw pulseboardError('database_unavailable', 'could not write events', { retryable: true, cause: error });
+      if (isDataError(error) && !isMissingPartition(error)) throw new PulseboardError('rejected_by_database', { message: (error as Error).message, cause: error });
+      if (isMissingPartition(error)) await deps.partitions.refresh();
+      throw new PulseboardError('database_unavailable', { message: 'could not write events', cause: error });
     }
-    deps.logger.warn({ event: 'store_batch_rejected_isolating', size: messages.length });
-    const outcomes: Outcome[] = [];
-    for (const event of events) {
-      try {
-        const inserted = await writeEvents(deps.pool, [event]);
-        deps.metrics.record(1, inserted);
-        outcomes.push(OK);
-      } catch (error) {
-        if (!isDataError(error)) throw pulseboardError('database_unavailable', 'could not write events', { retryable: true, cause: error });
-        outcomes.push({ kind: 'dead_letter', code: 'rejected_by_database', message: (error as Error).message });
-      }
-    }
-    return outcomes;
+    const seconds = (performance.now() - started) / 1000;
+    return { outcomes: messages.map(() => OK), committed: () => deps.metrics.record(events.length, stored, seconds) };
   };
 }
 
 function isDataError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && DATA_ERROR_CLASSES.includes(code.slice(0, 2));
+}
+
+/** 23514 "no partition of relation ... found for row": retention dropped it between the check and the write. */
+function isMissingPartition(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '23514' && /no partition/.test((error as Error).message);
 }

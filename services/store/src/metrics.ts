@@ -1,22 +1,28 @@
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface StoreMetrics {
   registry: Registry;
-  record(received: number, inserted: number): void;
+  /** A batch written and committed: its size, the events new to the table, the seconds its writes took. */
+  record(events: number, stored: number, seconds: number): void;
 }
 
 export function createStoreMetrics(): StoreMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const received = new Counter({ name: 'store_events_received_total', help: 'Events read from the events topic', registers: [registry] });
-  const inserted = new Counter({ name: 'store_events_inserted_total', help: 'Events newly written to Postgres', registers: [registry] });
-  const duplicates = new Counter({ name: 'store_events_duplicate_total', help: 'Redelivered events that were already stored', registers: [registry] });
+  const stored = new Counter({ name: 'store_events_stored_total', help: 'Events written to Postgres (each exactly once)', registers: [registry] });
+  const duplicates = new Counter({ name: 'store_events_duplicate_total', help: 'Events already stored under their id (sent twice by a gateway), skipped', registers: [registry] });
+  const batchSeconds = new Histogram({
+    name: 'store_batch_write_seconds',
+    help: 'Time to write one batch (COPY of events and labels, counters) inside its transaction',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
   return {
     registry,
-    record(r, i) {
-      received.inc(r);
-      inserted.inc(i);
-      duplicates.inc(r - i);
+    record(events, fresh, seconds) {
+      stored.inc(fresh);
+      duplicates.inc(events - fresh);
+      batchSeconds.observe(seconds);
     },
   };
 }

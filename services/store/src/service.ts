@@ -2,11 +2,12 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
 import { deadLetterHeaders, createAjv, ingestedEventSchema, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, createKafka, ensureTopics, eventsDeadLetterTopicSpec, eventsTopicSpec, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
+import { BatchingProducer, createKafka, ensureTopics, eventsDeadLetterTopicSpec, eventsTopicSpec, jsonDecoder, runStateConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { StoreEnv } from './env.ts';
 import { createEventsHandler } from './events-handler.ts';
 import { createStoreMetrics } from './metrics.ts';
+import { PartitionKeeper } from './partitions.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -17,7 +18,7 @@ export interface StoreService {
 }
 
 /** Composition root: builds every dependency once and passes it down. */
-export async function startStoreService(env: StoreEnv, logger: Logger = createLogger('store', env.LOG_LEVEL)): Promise<StoreService> {
+export async function startStoreService(env: StoreEnv, logger: Logger = createLogger('store', env.LOG_LEVEL), clock: () => number = Date.now): Promise<StoreService> {
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'store', logger });
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-store' });
   const metrics = createStoreMetrics();
@@ -25,19 +26,23 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
   await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env), eventsDeadLetterTopicSpec(env.TOPIC_EVENTS_DLQ, env)]);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
+  const partitions = new PartitionKeeper({ pool, logger, clock, defaultRetentionDays: env.EVENT_RETENTION_DAYS, aheadDays: env.STORE_PARTITIONS_AHEAD_DAYS });
+  // Today's and the coming days' partitions exist before the first batch.
+  await partitions.start(env.STORE_MAINTENANCE_INTERVAL_MS);
   const ajv = createAjv();
-  const consumer: RunningConsumer = await runBatchConsumer<IngestedEvent>({
+  const consumer = await runStateConsumer<IngestedEvent>({
     kafka,
     logger,
+    pool,
     groupId: env.STORE_GROUP_ID,
     topic: env.TOPIC_EVENTS,
-    deadLetterTopic: env.TOPIC_EVENTS_DLQ,
-    deadLetterHeaders,
-    producer,
+    offsetsTable: 'store_offsets',
+    deadLetter: { producer, topic: env.TOPIC_EVENTS_DLQ, headers: deadLetterHeaders },
     decode: jsonDecoder<IngestedEvent>(ajv.compile(ingestedEventSchema)),
-    handle: createEventsHandler({ pool, logger, metrics }),
+    handle: createEventsHandler({ partitions, logger, metrics }),
     partitionsConsumedConcurrently: env.STORE_PARTITIONS_CONCURRENTLY,
     sessionTimeoutMs: env.STORE_SESSION_TIMEOUT_MS,
+    maxBytesPerPartition: env.STORE_MAX_BYTES_PER_PARTITION,
   });
 
   const http = env.STORE_HTTP_PORT === 0 ? undefined : Fastify({ logger: false });
@@ -59,6 +64,7 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
       // Order: stop taking work, finish and commit the batch in hand, then close what it used.
       stopping ??= (async () => {
         await consumer.stop();
+        await partitions.stop();
         await producer.stop();
         await pool.end();
         await http?.close();

@@ -10,6 +10,8 @@ export interface ProjectAuth extends LimitSubject {
   name: string;
   keyHash: Buffer;
   deleted: boolean;
+  /** Days its events are kept: the timestamp window's lower edge (CONTRACT Events, Retention). */
+  retentionDays: number;
 }
 
 export interface LimitDefaults {
@@ -17,6 +19,7 @@ export interface LimitDefaults {
   projectHourly: number;
   accountHourly: number;
   globalHourly: number;
+  retentionDays: number;
 }
 
 /**
@@ -104,6 +107,7 @@ export class ProjectDirectory {
       revision: row.revision,
       keyHash: row.api_key_hash,
       deleted: row.deleted_at !== null,
+      retentionDays: row.retention_days ?? this.defaults.retentionDays,
       limits: {
         burst: row.burst_limit ?? this.defaults.burst,
         projectHourly: row.hourly_request_limit ?? this.defaults.projectHourly,

@@ -17,7 +17,7 @@ export interface AdminRouteDeps {
   publishRevision: RevisionPublisher;
   /** What a new project's monthly quota is when the call does not say. */
   defaultMonthlyQuota: number;
-  limitDefaults: Pick<LimitDefaults, 'burst' | 'projectHourly'>;
+  limitDefaults: Pick<LimitDefaults, 'burst' | 'projectHourly' | 'retentionDays'>;
 }
 
 /**
@@ -36,7 +36,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps):
 
     admin.get('/api/v1/admin/accounts', async (_request, reply) => reply.send({ data: await listAccounts(deps.pool) }));
 
-    admin.post<{ Params: { id: string }; Body: { project_key: string; name: string; monthly_quota?: number; burst_limit?: number; hourly_request_limit?: number } }>(
+    admin.post<{ Params: { id: string }; Body: { project_key: string; name: string; monthly_quota?: number; burst_limit?: number; hourly_request_limit?: number; retention_days?: number } }>(
       '/api/v1/admin/accounts/:id/projects',
       { schema: { body: { $ref: createProjectBody.$id } } },
       async (request, reply) => {

@@ -1,4 +1,4 @@
-import { PulseboardError } from '@pulseboard/contracts';
+import { MAX_RETENTION_DAYS, PulseboardError } from '@pulseboard/contracts';
 
 /** Request bodies of the admin API (CONTRACT.md, Identity and access). */
 export const createAccountBody = {
@@ -8,6 +8,7 @@ export const createAccountBody = {
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     hourly_request_limit: { type: 'integer', minimum: 1 },
+    retention_days: { type: 'integer', minimum: 1, maximum: MAX_RETENTION_DAYS },
   },
 } as const;
 

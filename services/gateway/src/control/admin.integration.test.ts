@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, request, TEST_ADMIN_TOKEN, uniqueName } from '@pulseboard/test-kit';
-import { startTestGateway } from '../testing/test-gateway.test-support.ts';
+import { startTestGateway } from '../../test/test-gateway.ts';
 
 describe('admin API (ADMIN_TOKEN)', () => {
   let gateway: Awaited<ReturnType<typeof startTestGateway>>;

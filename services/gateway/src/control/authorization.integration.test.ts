@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
-import { startTestGateway } from '../testing/test-gateway.test-support.ts';
+import { startTestGateway } from '../../test/test-gateway.ts';
 
 type Call = { method: string; path: string; body?: unknown };
 
@@ -44,6 +44,7 @@ describe('authorization on every project, event, tile and admin endpoint', () =>
     // An event stored for the other project (as the store writes it), with an id from the real allocator.
     const { pool } = gateway.deps;
     theirEvent = Number((await pool.query("SELECT nextval('event_id_blocks') AS id")).rows[0].id);
+    await pool.query("SELECT store_ensure_day_partitions(ARRAY[(now() AT TIME ZONE 'UTC')::date])");
     await pool.query(
       `INSERT INTO events (id, project_key, type, name, occurred_at, received_at) VALUES ($1, $2, 'deployment', 'deploy_finished', now(), now())`,
       [theirEvent, theirs.projectKey],

@@ -6,9 +6,9 @@ import type { TileRecord } from '../repositories/tiles.ts';
 /**
  * A project as the API shows it. `burst_limit` and `hourly_request_limit` are
  * the project's own settings (null: the environment's default applies), the
- * names PUT /projects/:id takes; `limits` are the values in force.
+ * names PUT /projects/:id takes (so is `retention_days`); `limits` are the values in force.
  */
-export function presentProject(row: ProjectRecord, defaults: Pick<LimitDefaults, 'burst' | 'projectHourly'>) {
+export function presentProject(row: ProjectRecord, defaults: Pick<LimitDefaults, 'burst' | 'projectHourly' | 'retentionDays'>) {
   return {
     id: row.project_key,
     project_key: row.project_key,
@@ -18,10 +18,12 @@ export function presentProject(row: ProjectRecord, defaults: Pick<LimitDefaults,
     monthly_quota: row.monthly_quota,
     burst_limit: row.burst_limit,
     hourly_request_limit: row.hourly_request_limit,
+    retention_days: row.retention_days,
     limits: {
       burst_per_minute: row.burst_limit ?? defaults.burst,
       project_hourly_requests: row.hourly_request_limit ?? defaults.projectHourly,
       monthly_quota: row.monthly_quota,
+      retention_days: row.retention_days ?? defaults.retentionDays,
     },
     settings: row.settings,
     created_at: row.created_at.toISOString(),

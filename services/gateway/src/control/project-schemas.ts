@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { MAX_JSON_LEVELS } from '@pulseboard/contracts';
+import { MAX_JSON_LEVELS, MAX_RETENTION_DAYS } from '@pulseboard/contracts';
 
 /**
  * Request bodies of the project API. Field names match the admin API's
@@ -18,13 +18,15 @@ export const updateProjectBody = {
     // null puts the environment's default back in force.
     burst_limit: limit,
     hourly_request_limit: limit,
+    // Days events are kept; null: the environment's EVENT_RETENTION_DAYS.
+    retention_days: { type: ['integer', 'null'], minimum: 1, maximum: MAX_RETENTION_DAYS },
   },
 } as const;
 
 export type UpdateProjectBody = FromSchema<typeof updateProjectBody>;
 
 /** Fields only a user token may change (CONTRACT.md, Limits). */
-export const LIMIT_FIELDS = ['monthly_quota', 'burst_limit', 'hourly_request_limit'] as const;
+export const LIMIT_FIELDS = ['monthly_quota', 'burst_limit', 'hourly_request_limit', 'retention_days'] as const;
 
 export const regenerateKeyBody = {
   $id: 'https://pulseboard.dev/schemas/regenerate-key.json',

@@ -15,7 +15,7 @@ export interface ProjectRouteDeps {
   auth: Pick<Authenticator, 'principal'>;
   pool: Pool;
   publishRevision: RevisionPublisher;
-  limitDefaults: Pick<LimitDefaults, 'burst' | 'projectHourly'>;
+  limitDefaults: Pick<LimitDefaults, 'burst' | 'projectHourly' | 'retentionDays'>;
 }
 
 declare module 'fastify' {

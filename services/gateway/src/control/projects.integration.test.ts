@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, provisionProject, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
-import { startTestGateway } from '../testing/test-gateway.test-support.ts';
+import { startTestGateway } from '../../test/test-gateway.ts';
 
 describe('projects API: read, update, regenerate the key', () => {
   let gateway: Awaited<ReturnType<typeof startTestGateway>>;
@@ -38,7 +38,8 @@ describe('projects API: read, update, regenerate the key', () => {
       monthly_quota: 5000,
       burst_limit: null,
       hourly_request_limit: null,
-      limits: { burst_per_minute: 100, project_hourly_requests: 1000, monthly_quota: 5000 },
+      retention_days: null,
+      limits: { burst_per_minute: 100, project_hourly_requests: 1000, monthly_quota: 5000, retention_days: 30 },
       settings: {},
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -57,7 +58,7 @@ describe('projects API: read, update, regenerate the key', () => {
     const put = await request(url(`/api/v1/projects/${p.projectKey}`), {
       method: 'PUT',
       token: p.userToken,
-      body: { name: 'Renamed', settings: { theme: 'dark' }, burst_limit: 1, monthly_quota: 50, hourly_request_limit: 500 },
+      body: { name: 'Renamed', settings: { theme: 'dark' }, burst_limit: 1, monthly_quota: 50, hourly_request_limit: 500, retention_days: 7 },
     });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({
@@ -66,7 +67,8 @@ describe('projects API: read, update, regenerate the key', () => {
       monthly_quota: 50,
       burst_limit: 1,
       hourly_request_limit: 500,
-      limits: { burst_per_minute: 1, project_hourly_requests: 500, monthly_quota: 50 },
+      retention_days: 7,
+      limits: { burst_per_minute: 1, project_hourly_requests: 500, monthly_quota: 50, retention_days: 7 },
     });
     // One event was already counted in this minute, and the burst limit is now 1.
     const limited = await request(url('/ingest'), { token: p.apiKey, body: envelope(p.projectKey) });
@@ -85,7 +87,7 @@ describe('projects API: read, update, regenerate the key', () => {
     const rename = await request(url(`/api/v1/projects/${p.projectKey}`), { method: 'PUT', token: p.apiKey, body: { name: 'By key' } });
     expect(rename.status).toBe(200);
     expect(rename.body.data.name).toBe('By key');
-    for (const body of [{ monthly_quota: 1 }, { burst_limit: 5 }, { hourly_request_limit: 5 }, { name: 'x', burst_limit: null }]) {
+    for (const body of [{ monthly_quota: 1 }, { burst_limit: 5 }, { hourly_request_limit: 5 }, { retention_days: 1 }, { name: 'x', burst_limit: null }]) {
       const res = await request(url(`/api/v1/projects/${p.projectKey}`), { method: 'PUT', token: p.apiKey, body });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: { code: 'user_token_required', message: expect.any(String) } });
@@ -98,7 +100,7 @@ describe('projects API: read, update, regenerate the key', () => {
     const bad = await request(url(`/api/v1/projects/${p.projectKey}`), {
       method: 'PUT',
       token: p.userToken,
-      body: { name: '', monthly_quota: -1, burst_limit: 'many', hourly_request_limit: 0, settings: [], api_key: 'evk_x' },
+      body: { name: '', monthly_quota: -1, burst_limit: 'many', hourly_request_limit: 0, retention_days: 3651, settings: [], api_key: 'evk_x' },
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({
@@ -110,6 +112,7 @@ describe('projects API: read, update, regenerate the key', () => {
           monthly_quota: ['must be greater than or equal to 0'],
           burst_limit: ['must be an integer or null'],
           hourly_request_limit: ['must be greater than or equal to 1'],
+          retention_days: ['must be less than or equal to 400'],
           settings: ['must be an object'],
           api_key: ['is not a known field'],
         },

@@ -7,6 +7,7 @@ import { admit, type AdmissionDeps, type Decided } from './admission.ts';
 import type { EventPipeline } from './event-pipeline.ts';
 import type { PublishAttempt } from './idempotency.ts';
 import { limitError } from './limit-replies.ts';
+import { timestampWindowDetails } from './timestamp-window.ts';
 
 export interface IntakeDeps extends AdmissionDeps {
   pipeline: EventPipeline;
@@ -31,6 +32,8 @@ export interface Submission {
   events: readonly unknown[];
   /** What is wrong with the events, or null when all are valid. */
   details: ValidationDetails | null;
+  /** A webhooks batch: details are keyed `events[i].`. */
+  batch?: boolean;
   /** Told the limiter's decision once made, refusals included (e.g. for rate-limit headers). */
   onDecided?: (project: ProjectAuth, decision: Decided) => void;
   /** Ids of an earlier attempt of this same request whose events may have reached Kafka: reused, so they are stored once. */
@@ -41,17 +44,27 @@ export interface Submission {
 
 /**
  * The ingest contract shared by /ingest and /webhooks, in CONTRACT order:
- * rate limits (429), quota (402), validation (400), then ids and Kafka; each
+ * rate limits (429), quota (402), validation (400, the timestamp window
+ * included), then ids and Kafka; each
  * refusal is thrown as its catalog error. Each event counts against burst and
  * quota, the request once against the hourly limits. Invalid or refused
  * requests consume nothing; a request Kafka did not acknowledge gets its
  * allowance back and fails with a retryable error (503).
  */
 export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Accepted> {
-  const { project, decision } = await admit(deps, s.project, { apiKey: s.apiKey, events: s.events.length, consume: s.details === null });
+  const nowMs = deps.now();
+  const outsideWindow = (p: ProjectAuth) => timestampWindowDetails(s.events, p.retentionDays, nowMs, s.batch === true);
+  const details = s.details ?? outsideWindow(s.project);
+  const { project, decision } = await admit(deps, s.project, { apiKey: s.apiKey, events: s.events.length, consume: details === null });
   s.onDecided?.(project, decision);
   if (decision.kind !== 'allowed') throw limitError(decision);
-  if (s.details !== null) throw new PulseboardError('validation_error', { details: s.details });
+  if (details !== null) throw new PulseboardError('validation_error', { details });
+  // The limiter found the cached project stale and re-read it: its retention may have just changed.
+  const recheck = project.retentionDays === s.project.retentionDays ? null : outsideWindow(project);
+  if (recheck !== null) {
+    await deps.limiter.refund(project, s.events.length, decision.windows).catch(() => undefined);
+    throw new PulseboardError('validation_error', { details: recheck });
+  }
 
   const resume = s.resume !== undefined && s.resume.ids.length === s.events.length ? s.resume : undefined;
   const receivedAt = new Date(resume?.receivedAtMs ?? deps.now());

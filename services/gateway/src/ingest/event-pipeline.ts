@@ -1,5 +1,5 @@
 import type { IngestedEvent, WebhookEvent } from '@pulseboard/contracts';
-import { EVENT_SCHEMA_HEADER, OUTCOME_WANTED_HEADER } from '@pulseboard/contracts';
+import { EVENT_SCHEMA_HEADER, HEADERS, OUTCOME_WANTED_HEADER } from '@pulseboard/contracts';
 import type { BatchingProducer } from '@pulseboard/kafka-kit';
 import type { ProjectAuth } from '../auth/project-directory.ts';
 import type { EventIdAllocator } from './event-id-allocator.ts';
@@ -61,7 +61,7 @@ export class EventPipeline {
         return {
           key,
           value: Buffer.from(JSON.stringify(toIngestedEvent(id, project, event, at)), 'utf8'),
-          headers: { 'content-type': CONTENT_TYPE_JSON, 'pb-schema': SCHEMA_HEADER, 'pb-event-id': String(id), ...(outcomeWanted ? { [OUTCOME_WANTED_HEADER]: '1' } : {}) },
+          headers: { [HEADERS.contentType]: CONTENT_TYPE_JSON, [HEADERS.schema]: SCHEMA_HEADER, [HEADERS.eventId]: String(id), ...(outcomeWanted ? { [OUTCOME_WANTED_HEADER]: '1' } : {}) },
         };
       }),
     );

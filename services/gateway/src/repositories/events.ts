@@ -1,4 +1,4 @@
-import type { Pool } from '@pulseboard/db';
+import { inReadSnapshot, type Pool, type Queryable } from '@pulseboard/db';
 import { hasFilters, type EventFilters } from '../params/event-filters.ts';
 import type { Page } from '../params/pagination.ts';
 
@@ -17,7 +17,7 @@ export interface EventRow {
   attributes: Record<string, unknown>;
 }
 
-export const EVENT_COLUMNS = 'id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes';
+const EVENT_COLUMNS = 'id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes';
 const E_COLUMNS = EVENT_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
 
 /**
@@ -42,6 +42,8 @@ interface Compiled {
   from: string;
   where: string[];
   order: string;
+  /** A label list's own rows (event_labels l), for counting without reading events. */
+  labelRows?: { from: string; where: string[] };
 }
 
 function compile(filters: EventFilters, project: string, params: unknown[]): Compiled {
@@ -50,11 +52,21 @@ function compile(filters: EventFilters, project: string, params: unknown[]): Com
     return `$${params.length}`;
   };
   if (filters.labels.length > 0 && filters.equal.length === 0) {
-    const where = [`l.project_key = ${project}`, `l.label = ${p(filters.labels[0])}`];
-    if (filters.since !== undefined) where.push(`l.occurred_at >= ${p(filters.since)}`);
-    if (filters.until !== undefined) where.push(`l.occurred_at < ${p(filters.until)}`);
-    if (filters.labels.length > 1) where.push(`e.labels @> ${p(filters.labels)}::text[]`);
-    return { from: 'event_labels l JOIN events e ON e.id = l.event_id', where, order: 'ORDER BY l.occurred_at DESC, l.event_id DESC' };
+    const rows = [`l.project_key = ${project}`, `l.label = ${p(filters.labels[0])}`];
+    if (filters.since !== undefined) rows.push(`l.occurred_at >= ${p(filters.since)}`);
+    if (filters.until !== undefined) rows.push(`l.occurred_at < ${p(filters.until)}`);
+    const where = filters.labels.length > 1 ? [`e.labels @> ${p(filters.labels)}::text[]`] : ['true'];
+    // The label's rows newest first (OFFSET 0 keeps them a subquery, read in
+    // index order), each joined to its event in its own day's partition: the
+    // walk stops once the page is full, and the planner never weighs joining
+    // every partition of one table with every partition of the other.
+    return {
+      from: `(SELECT l.occurred_at, l.event_id FROM event_labels l WHERE ${rows.join(' AND ')} ORDER BY l.occurred_at DESC, l.event_id DESC OFFSET 0) l
+             CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.occurred_at = l.occurred_at AND e.id = l.event_id) e`,
+      where,
+      order: 'ORDER BY l.occurred_at DESC, l.event_id DESC',
+      labelRows: { from: 'event_labels l', where: rows },
+    };
   }
   const where = [`e.project_key = ${project}`];
   // Column names come from EQUALITY_FILTERS, never from the request.
@@ -71,8 +83,9 @@ function compile(filters: EventFilters, project: string, params: unknown[]): Com
  * after one page. Several projects (a user token) take each project's first
  * offset+per_page rows and merge them.
  */
-export async function selectEventPage(pool: Pool, projects: readonly string[], filters: EventFilters, page: Page): Promise<EventRow[]> {
+export async function selectEventPage(pool: Queryable, projects: readonly string[], filters: EventFilters, page: Page): Promise<EventRow[]> {
   if (projects.length === 0) return [];
+  if (filters.labels.length === 1 && filters.equal.length === 0) return selectLabelPage(pool, projects, filters, page);
   if (projects.length === 1) {
     const params: unknown[] = [projects[0]];
     const q = compile(filters, '$1', params);
@@ -94,25 +107,66 @@ export async function selectEventPage(pool: Pool, projects: readonly string[], f
 }
 
 /**
- * `total_count` of a list. Unfiltered: exact and O(months), from the per-project
- * monthly counters the store writes in the same statement as the events (the
- * store never deletes events; if it ever does, it must decrement them too).
- * Filtered: counted exactly up to COUNT_CAP matches, so the cost is bounded.
+ * A one-label page in two short statements: the label's rows of the page,
+ * newest first (an index-only walk of event_labels that stops after the
+ * page), then those events, each looked up in its own day's partition (the
+ * times prune the rest). One statement joining the two partitioned tables
+ * made the planner weigh every pair of partitions and, misjudging the join,
+ * sort every match. Times travel as text: an event's time may carry
+ * microseconds, which a JavaScript Date would lose.
  */
-export async function countEvents(pool: Pool, projects: readonly string[], filters: EventFilters): Promise<{ total: number; exact: boolean }> {
+async function selectLabelPage(pool: Queryable, projects: readonly string[], filters: EventFilters, page: Page): Promise<EventRow[]> {
+  const params: unknown[] = [projects.length === 1 ? projects[0] : projects, filters.labels[0]];
+  const where = [projects.length === 1 ? 'l.project_key = $1' : 'l.project_key = p.key', 'l.label = $2'];
+  if (filters.since !== undefined) where.push(`l.occurred_at >= $${params.push(filters.since)}`);
+  if (filters.until !== undefined) where.push(`l.occurred_at < $${params.push(filters.until)}`);
+  const order = 'ORDER BY l.occurred_at DESC, l.event_id DESC';
+  const n = params.length;
+  const { rows: keys } =
+    projects.length === 1
+      ? await pool.query<{ at: string; id: string }>(`SELECT l.occurred_at::text AS at, l.event_id::text AS id FROM event_labels l WHERE ${where.join(' AND ')} ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, page.perPage, page.offset])
+      : await pool.query<{ at: string; id: string }>(
+          `SELECT m.occurred_at::text AS at, m.event_id::text AS id FROM unnest($1::text[]) AS p(key)
+             CROSS JOIN LATERAL (SELECT l.occurred_at, l.event_id FROM event_labels l WHERE ${where.join(' AND ')} ${order} LIMIT $${n + 1}) m
+           ORDER BY m.occurred_at DESC, m.event_id DESC LIMIT $${n + 2} OFFSET $${n + 3}`,
+          [...params, page.offset + page.perPage, page.perPage, page.offset],
+        );
+  if (keys.length === 0) return [];
+  const { rows } = await pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE occurred_at = ANY($1::timestamptz[]) AND id = ANY($2::bigint[]) AND project_key = ANY($3::text[])`, [
+    keys.map((k) => k.at),
+    keys.map((k) => k.id),
+    projects,
+  ]);
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  return keys.flatMap((k) => byId.get(k.id) ?? []);
+}
+
+/**
+ * `total_count` of a list. Unfiltered: exact and O(days kept), from the
+ * per-project daily counters the store writes in the transaction that writes
+ * the events and lowers as retention drops or deletes them. Filtered: counted
+ * exactly up to COUNT_CAP matches, so the cost is bounded.
+ */
+export async function countEvents(pool: Queryable, projects: readonly string[], filters: EventFilters): Promise<{ total: number; exact: boolean }> {
   if (projects.length === 0) return { total: 0, exact: true };
   if (!hasFilters(filters)) {
-    const { rows } = await pool.query<{ total: string | null }>('SELECT sum(event_count)::text AS total FROM project_monthly_usage WHERE project_key = ANY($1::text[])', [projects]);
+    const { rows } = await pool.query<{ total: string | null }>('SELECT sum(event_count)::text AS total FROM project_daily_events WHERE project_key = ANY($1::text[])', [projects]);
     return { total: Number(rows[0]?.total ?? 0), exact: true };
   }
   const params: unknown[] = [projects.length === 1 ? projects[0] : projects];
   const q = compile(filters, projects.length === 1 ? '$1' : 'ANY($1::text[])', params);
-  // A label-only count needs no event row: index-only on event_labels.
-  const from = q.from.startsWith('event_labels') && filters.labels.length === 1 ? 'event_labels l' : q.from;
+  // A one-label count needs no event row: index-only on event_labels.
+  const counted = q.labelRows !== undefined && filters.labels.length === 1 ? q.labelRows : q;
   params.push(COUNT_CAP + 1);
-  const { rows } = await pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${from} WHERE ${q.where.join(' AND ')} LIMIT $${params.length}) capped`, params);
+  const { rows } = await pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${counted.from} WHERE ${counted.where.join(' AND ')} LIMIT $${params.length}) capped`, params);
   const total = rows[0]?.total ?? 0;
   return total > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total, exact: true };
+}
+
+/** A page and its total from one snapshot: they agree even while the store commits batches. */
+export async function selectEventList(pool: Pool, projects: readonly string[], filters: EventFilters, page: Page): Promise<{ rows: EventRow[]; count: { total: number; exact: boolean } }> {
+  if (projects.length === 0) return { rows: [], count: { total: 0, exact: true } };
+  return inReadSnapshot(pool, async (client) => ({ rows: await selectEventPage(client, projects, filters, page), count: await countEvents(client, projects, filters) }));
 }
 
 export async function selectEvent(pool: Pool, projects: readonly string[], id: number): Promise<EventRow | undefined> {

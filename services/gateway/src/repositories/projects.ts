@@ -10,12 +10,13 @@ export interface ProjectRecord {
   burst_limit: number | null;
   hourly_request_limit: number | null;
   monthly_quota: number;
+  retention_days: number | null;
   settings: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
 }
 
-const PROJECT_COLUMNS = 'project_key, account_id, name, api_key_prefix, burst_limit, hourly_request_limit, monthly_quota, settings, created_at, updated_at';
+const PROJECT_COLUMNS = 'project_key, account_id, name, api_key_prefix, burst_limit, hourly_request_limit, monthly_quota, retention_days, settings, created_at, updated_at';
 
 /** What authentication keeps of a project: its key's hash, revision and limits (account's hourly limit included). */
 export interface ProjectAuthRow {
@@ -29,11 +30,12 @@ export interface ProjectAuthRow {
   hourly_request_limit: number | null;
   account_hourly_request_limit: number | null;
   monthly_quota: number;
+  retention_days: number | null;
 }
 
 const SELECT_PROJECT_AUTH = `
   SELECT p.project_key, p.account_id, p.name, p.revision, p.api_key_hash, p.deleted_at,
-         p.burst_limit, p.hourly_request_limit, a.hourly_request_limit AS account_hourly_request_limit, p.monthly_quota
+         p.burst_limit, p.hourly_request_limit, a.hourly_request_limit AS account_hourly_request_limit, p.monthly_quota, p.retention_days
     FROM projects p JOIN accounts a ON a.id = p.account_id`;
 
 /** A project (deleted ones too) by the hash of its API key or by its key. */
@@ -84,16 +86,17 @@ export interface NewProject {
   monthly_quota: number;
   burst_limit?: number | undefined;
   hourly_request_limit?: number | undefined;
+  retention_days?: number | undefined;
 }
 
 /** Creates a project of an account with its key's hash; `no_account` or `taken` (the project key) otherwise. */
 export async function insertProject(pool: Pool, accountId: number, p: NewProject, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | 'no_account' | 'taken'> {
   try {
     const { rows } = await pool.query<ProjectRecord>(
-      `INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, burst_limit, hourly_request_limit)
-       SELECT $2, id, $3, $4, $5, $6, $7, $8 FROM accounts WHERE id = $1
+      `INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, burst_limit, hourly_request_limit, retention_days)
+       SELECT $2, id, $3, $4, $5, $6, $7, $8, $9 FROM accounts WHERE id = $1
        RETURNING ${PROJECT_COLUMNS}`,
-      [accountId, p.project_key, p.name, key.hash, key.prefix, p.monthly_quota, p.burst_limit ?? null, p.hourly_request_limit ?? null],
+      [accountId, p.project_key, p.name, key.hash, key.prefix, p.monthly_quota, p.burst_limit ?? null, p.hourly_request_limit ?? null, p.retention_days ?? null],
     );
     return rows[0] ?? 'no_account';
   } catch (error) {
@@ -139,10 +142,11 @@ export interface ProjectChanges {
   monthly_quota?: number | undefined;
   burst_limit?: number | null | undefined;
   hourly_request_limit?: number | null | undefined;
+  retention_days?: number | null | undefined;
 }
 
 // Columns an update may set; names are fixed here, values always travel as parameters.
-const UPDATABLE = ['name', 'settings', 'monthly_quota', 'burst_limit', 'hourly_request_limit'] as const;
+const UPDATABLE = ['name', 'settings', 'monthly_quota', 'burst_limit', 'hourly_request_limit', 'retention_days'] as const;
 
 /** Applies a validated update; limit changes reach every gateway on the next request (revision bump). */
 export async function updateProject(pool: Pool, publish: RevisionPublisher, projectKey: string, changes: ProjectChanges): Promise<ProjectRecord | undefined> {

@@ -7,11 +7,8 @@ export interface UserRecord {
   email: string;
 }
 
-/** The user holding the token whose hash this is (tokens are stored only as SHA-256). */
-export async function findUserByTokenHash(pool: Pool, tokenHash: Buffer): Promise<{ id: number; account_id: number } | undefined> {
-  const { rows } = await pool.query<{ id: number; account_id: number }>('SELECT id, account_id FROM users WHERE token_hash = $1', [tokenHash]);
-  return rows[0];
-}
+/** The user holding the token whose hash this is: the lookup every service shares. */
+export { findUserByTokenHash } from '@pulseboard/db';
 
 /** A new user of an account; `no_account`, or `taken` when the email is. */
 export async function insertUser(pool: Pool, accountId: number, email: string, tokenHash: Buffer): Promise<UserRecord | 'no_account' | 'taken'> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
-import { startTestGateway } from '../testing/test-gateway.test-support.ts';
+import { startTestGateway } from '../../test/test-gateway.ts';
 import { COUNT_CAP } from '../repositories/events.ts';
 
 const STORED = COUNT_CAP + 550;
@@ -8,7 +8,7 @@ const METRICS = STORED - 50;
 
 /**
  * total_count past COUNT_CAP matches. The rows are written as the store writes
- * them (events plus the per-project monthly counter in one statement), with
+ * them (events, their label rows and the per-project daily counter in one statement), with
  * ids from the real allocator, straight into Postgres: ingesting 10,000 events
  * through the pipeline would only slow this test down.
  */
@@ -24,6 +24,8 @@ describe('GET /api/v1/events total_count: exact when unfiltered, bounded when a 
   beforeAll(async () => {
     gateway = await startTestGateway();
     p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
+    // The last STORED seconds may reach back into yesterday: both days' partitions.
+    await gateway.deps.pool.query("SELECT store_ensure_day_partitions(ARRAY[(now() AT TIME ZONE 'UTC')::date, (now() AT TIME ZONE 'UTC')::date - 1])");
     await gateway.deps.pool.query(
       `WITH blocks AS (SELECT nextval('event_id_blocks') AS start FROM generate_series(1, $2::int / 1000 + 1)),
             ids AS (SELECT start + o AS id, row_number() OVER (ORDER BY start, o) AS n FROM blocks, generate_series(0, 999) o),
@@ -32,9 +34,12 @@ describe('GET /api/v1/events total_count: exact when unfiltered, bounded when a 
               SELECT id, $1, CASE WHEN n <= 50 THEN 'error' ELSE 'metric' END, 'x', now() - n * interval '1 second', now(),
                      CASE WHEN n <= 50 THEN ARRAY['few'] ELSE ARRAY['bulk'] END
                 FROM ids WHERE n <= $2
-              RETURNING received_at)
-       INSERT INTO project_monthly_usage (project_key, month, event_count)
-       SELECT $1, date_trunc('month', received_at AT TIME ZONE 'UTC')::date, count(*) FROM inserted GROUP BY 2`,
+              RETURNING id, occurred_at, labels),
+            labelled AS (
+              INSERT INTO event_labels (project_key, label, occurred_at, event_id)
+              SELECT $1, unnest(labels), occurred_at, id FROM inserted)
+       INSERT INTO project_daily_events (project_key, day, event_count)
+       SELECT $1, (occurred_at AT TIME ZONE 'UTC')::date, count(*) FROM inserted GROUP BY 2`,
       [p.projectKey, STORED],
     );
   });
@@ -64,5 +69,35 @@ describe('GET /api/v1/events total_count: exact when unfiltered, bounded when a 
     const beyond = await list(`?type=metric&per_page=100&page=${Math.floor(METRICS / 100) + 1}`);
     expect(beyond.data.length).toBe(METRICS % 100);
     expect(beyond.data.every((e) => e.type === 'metric')).toBe(true);
+  });
+
+  it('reads a page and its total from one snapshot while the store commits batches', async () => {
+    const q = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
+    const COMMITS = 60;
+    // One event per transaction, events and counter together, as the store commits a batch.
+    const writer = (async () => {
+      for (let i = 0; i < COMMITS; i++) {
+        await gateway.deps.pool.query(
+          `WITH inserted AS (
+             INSERT INTO events (id, project_key, type, name, occurred_at, received_at, labels)
+             VALUES (nextval('event_id_blocks'), $1, 'metric', 'x', now(), now(), '{}') RETURNING occurred_at)
+           INSERT INTO project_daily_events AS c (project_key, day, event_count)
+           SELECT $1, (occurred_at AT TIME ZONE 'UTC')::date, 1 FROM inserted
+           ON CONFLICT (project_key, day) DO UPDATE SET event_count = c.event_count + 1`,
+          [q.projectKey],
+        );
+      }
+    })();
+    const seen: { count: number; rows: number }[] = [];
+    let done = false;
+    void writer.finally(() => (done = true));
+    while (!done) {
+      const res = await request(`${gateway.url}/api/v1/events?per_page=100`, { token: q.apiKey });
+      expect(res.status).toBe(200);
+      seen.push({ count: res.body.meta.total_count, rows: res.body.data.length });
+    }
+    await writer;
+    expect(seen.length).toBeGreaterThan(5);
+    expect(seen.filter((s) => s.count !== s.rows)).toEqual([]);
   });
 });

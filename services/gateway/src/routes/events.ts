@@ -6,7 +6,7 @@ import { principalHook, readableProjects } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
 import { parseEventFilters } from '../params/event-filters.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
-import { countEvents, selectEvent, selectEventPage, type EventRow } from '../repositories/events.ts';
+import { selectEvent, selectEventList, type EventRow } from '../repositories/events.ts';
 
 export interface EventRouteDeps {
   auth: Pick<Authenticator, 'principal'>;
@@ -54,7 +54,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRouteDeps):
     const requested = typeof query.project_key === 'string' ? query.project_key : undefined;
     const projects = await readableProjects(request.principal!, deps.pool, requested);
     if (requested !== undefined && projects.length === 0) throw notFound('Project');
-    const [rows, count] = await Promise.all([selectEventPage(deps.pool, projects, parsed.filters, paging.page), countEvents(deps.pool, projects, parsed.filters)]);
+    const { rows, count } = await selectEventList(deps.pool, projects, parsed.filters, paging.page);
     // Beyond the spec's meta: whether total_count is exact or the COUNT_CAP lower bound.
     reply.header('x-total-count-exact', String(count.exact));
     return reply.send({ data: rows.map(present), meta: listMeta(paging.page, count.total) });

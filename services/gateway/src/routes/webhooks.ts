@@ -86,6 +86,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRouteDe
           // A batch that is not an array counts as one request of one event; it is refused (400) after the limit check.
           events: Array.isArray(events) ? events : [body],
           details,
+          batch,
           resume: attempt.resume,
           onDecided: (decided, decision) => {
             headers = rateLimitHeaders(decided, decision);
