@@ -186,7 +186,7 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     await notification.kill('SIGKILL');
     failing = false;
     notification = await pipeline.startNotification({ SMTP_URL: smtp.url, NOTIFY_RETRY_FOR_MS: '60000' });
-    await waitFor(async () => (await deliveries(project, service.id)).every((d) => d.status === 'delivered'), { timeoutMs: 20000, what: 'all ten delivered' });
+    await waitFor(async () => (await deliveries(project, service.id)).every((d) => d.status === 'delivered'), { timeoutMs: 45000, what: 'all ten delivered' });
     const log = await deliveries(project, service.id);
     expect(log).toHaveLength(10);
     const accepted = receiver.received.filter((r) => r.path === path && r.status === 200).map((r) => r.headers['webhook-id']);
@@ -197,5 +197,5 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
       expect(times, d.id).toBeLessThanOrEqual(2);
     }
     expect(accepted.length).toBeLessThanOrEqual(11);
-  });
+  }, 120_000);
 });

@@ -95,6 +95,29 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
     expect(await state(uptime)).toMatchObject({ status: 'stale', version: 2 });
   });
 
+  it('recovery holds a better status until it has lasted; the value follows the data at once', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    now = Date.now();
+    const tile = await createTile(project, 'Recovering', { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 }, recovery: '2m' });
+    const bad = await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 99 } });
+    await waitForVersion(tile, 1);
+    expect(await state(tile)).toMatchObject({ status: 'critical', value: 99, last_event_id: bad });
+    await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 10 } });
+    await waitForVersion(tile, 2);
+    expect(await state(tile)).toMatchObject({ status: 'critical', value: 10 });
+    now += 60_000;
+    await engine.tick();
+    expect(await state(tile)).toMatchObject({ status: 'critical', version: 2 });
+    now += 61_000;
+    await engine.tick();
+    expect(await state(tile)).toMatchObject({ status: 'ok', value: 10, version: 3, last_event_id: null });
+    expect((await history(tile)).map((r) => [r.previous_status, r.status, r.cause])).toEqual([
+      ['unknown', 'critical', 'event'],
+      ['critical', 'critical', 'event'],
+      ['critical', 'ok', 'time'],
+    ]);
+  });
+
   it('a rule change applies to the next event, with no restart', async () => {
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
     now = Date.now();

@@ -54,6 +54,8 @@ export const ERROR_CATALOG = {
   idempotency_unavailable: { status: 503, retryable: true, message: 'A backing service is unavailable, retry shortly', answeredAs: 'service_unavailable' },
   event_ids_unavailable: { status: 503, retryable: true, message: 'A backing service is unavailable, retry shortly', answeredAs: 'service_unavailable' },
   database_unavailable: { status: 503, retryable: true, message: 'A backing service is unavailable, retry shortly', answeredAs: 'service_unavailable' },
+  // The database refused a consumed message's data for good (the store dead-letters it).
+  rejected_by_database: { status: 500, retryable: false, message: 'Internal server error', answeredAs: 'internal_error' },
   invalid_configuration: { status: 500, retryable: false, message: 'Internal server error', answeredAs: 'internal_error' },
 } as const satisfies Record<string, ErrorEntry>;
 
@@ -116,23 +118,6 @@ export class PulseboardError {
 }
 Object.setPrototypeOf(PulseboardError.prototype, Error.prototype);
 Object.defineProperty(PulseboardError.prototype, 'name', { value: 'PulseboardError', enumerable: false, writable: true, configurable: true });
-
-/**
- * The call shape packages used before the catalog existed, kept so they can
- * move over in their own time. `retryable` and `status` are ignored: the
- * catalog decides them (error-catalog.test.ts checks the callers agree).
- */
-export function pulseboardError(
-  code: ErrorCode,
-  message?: string,
-  options: { retryable?: boolean; status?: number; details?: ValidationDetails; cause?: unknown } = {},
-): PulseboardError {
-  return new PulseboardError(code, {
-    ...(message === undefined ? {} : { message }),
-    ...(options.details === undefined ? {} : { details: options.details }),
-    ...(options.cause === undefined ? {} : { cause: options.cause }),
-  });
-}
 
 /** Whether trying again later may succeed, by property: works for any error that says so. */
 export function isRetryable(error: unknown): boolean {

@@ -90,7 +90,16 @@ export const TOPICS = {
   },
 } as const satisfies Record<string, TopicContract>;
 
+/** The headers Pulseboard's own messages carry (the topic contracts above list them per topic). */
+export const HEADERS = {
+  contentType: 'content-type',
+  schema: 'pb-schema',
+  eventId: 'pb-event-id',
+} as const;
+
+/** `pb-schema` of an events-topic message and of a tile change. */
 export const EVENT_SCHEMA_HEADER = 'ingested-event/1';
+export const TILE_CHANGE_SCHEMA_HEADER = 'tile-change/1';
 
 /** Set on events whose request waits for the rule engine's outcome (webhooks); the engine answers those only. */
 export const OUTCOME_WANTED_HEADER = 'pb-outcome-wanted';

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Outcome } from './outcome.ts';
 import type { BatchingProducer } from './batching-producer.ts';
 import { isTransient } from './transient.ts';
+import { sendDeadLetters, type DeadLetter, type DeadLetterDescription } from './dead-letters.ts';
 
 export interface ConsumedMessage<T> {
   topic: string;
@@ -15,15 +16,6 @@ export interface ConsumedMessage<T> {
 }
 
 export type Decoder<T> = (value: Buffer | null, headers: IHeaders | undefined) => { ok: true; value: T } | { ok: false; code: string; message: string };
-
-export interface DeadLetterDescription {
-  code: string;
-  message: string;
-  topic: string;
-  partition: number;
-  offset: string;
-  groupId: string;
-}
 
 export interface BatchConsumerOptions<T> {
   kafka: Kafka;
@@ -58,12 +50,6 @@ export interface RunningConsumer {
   /** Stops fetching, lets the batch in hand finish, commits, leaves the group. Safe to call twice. */
   stop(): Promise<void>;
   consumer: Consumer;
-}
-
-interface Letter<T> {
-  message: ConsumedMessage<T>;
-  code: string;
-  reason: string;
 }
 
 /**
@@ -122,7 +108,7 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
       // Rebalanced away or stopping: another owner (or the next start) redoes it.
       const live = () => isRunning() && !isStale() && !stopping;
       const decoded: ConsumedMessage<T>[] = [];
-      const letters: Letter<T>[] = [];
+      const letters: DeadLetter[] = [];
       for (const raw of batch.messages) {
         const result = options.decode(raw.value, raw.headers);
         const message: ConsumedMessage<T> = { topic: batch.topic, partition: batch.partition, offset: raw.offset, key: raw.key, raw, value: undefined as T };
@@ -140,16 +126,7 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
           options.onDrop?.(message, outcome.reason);
         }
       });
-      await Promise.all(
-        letters.map(async ({ message, code, reason }) => {
-          logger.warn({ event: 'message_dead_lettered', topic, partition: message.partition, offset: message.offset, code });
-          await options.producer.send(options.deadLetterTopic, {
-            key: message.key?.toString('utf8') ?? '',
-            value: message.raw.value ?? Buffer.alloc(0),
-            headers: { ...(message.raw.headers ?? {}), ...options.deadLetterHeaders({ code, message: reason, topic: message.topic, partition: message.partition, offset: message.offset, groupId }) },
-          });
-        }),
-      );
+      await sendDeadLetters({ producer: options.producer, topic: options.deadLetterTopic, headers: options.deadLetterHeaders }, groupId, logger, letters);
 
       const last = batch.messages[batch.messages.length - 1]!;
       resolveOffset(last.offset);

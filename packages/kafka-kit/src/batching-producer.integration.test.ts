@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { freePort, readTopic, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
+import { freePort, readTopic, TEST_KAFKA_BROKERS, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
 import { createKafka, ensureTopics } from './client.ts';
 import { BatchingProducer } from './batching-producer.ts';
 
@@ -14,7 +14,7 @@ async function producerFor(
   topic: string,
   options: { maxBatchBytes?: number; lanes?: number; lingerMs?: number; configEntries?: { name: string; value: string }[]; onProduceRequest?: (messages: number) => void } = {},
 ) {
-  const kafka = createKafka({ clientId: 'kafka-kit-test', brokers: ['127.0.0.1:9092'], logger });
+  const kafka = createKafka({ clientId: 'kafka-kit-test', brokers: TEST_KAFKA_BROKERS.split(','), logger });
   await ensureTopics(kafka, [{ topic, numPartitions: 3, ...(options.configEntries === undefined ? {} : { configEntries: options.configEntries }) }]);
   const producer = new BatchingProducer({
     kafka,
@@ -56,7 +56,9 @@ describe('BatchingProducer against the real broker', () => {
     requests.length = 0;
     // Released together, as the limiter's answer releases a whole micro-batch of requests.
     await Promise.all(Array.from({ length: 20 }, (_, i) => producer.send(topic, { key: `k${i}`, value: String(i) })));
-    expect(requests).toEqual([20]);
+    // Shared, not one request per caller (a request may close early at a size bound, hence not exactly one).
+    expect(requests.reduce((a, b) => a + b, 0)).toBe(20);
+    expect(requests.length).toBeLessThanOrEqual(2);
     expect((await readTopic(topic)).length).toBe(21);
   });
 

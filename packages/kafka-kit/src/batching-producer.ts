@@ -1,6 +1,6 @@
 import type { Kafka, Producer, IHeaders } from 'kafkajs';
 import type { Logger } from 'pino';
-import { pulseboardError } from '@pulseboard/contracts';
+import { PulseboardError } from '@pulseboard/contracts';
 import { JavaCompatiblePartitioner } from './partitioner.ts';
 
 export interface OutgoingMessage {
@@ -168,7 +168,7 @@ export class BatchingProducer {
    * what makes a 100-event webhook batch cost little more than one event.
    */
   sendMany(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
-    if (this.stopped) return Promise.reject(pulseboardError('producer_stopped', 'the producer is stopping', { retryable: true, status: 503 }));
+    if (this.stopped) return Promise.reject(new PulseboardError('producer_stopped', { message: 'the producer is stopping' }));
     if (messages.length === 0) return Promise.resolve();
     let bytes = 0;
     for (const m of messages) bytes += messageBytes(m);
@@ -199,7 +199,7 @@ export class BatchingProducer {
       this.queuedMessages -= pending.messages.length;
       this.queuedBytes -= pending.bytes;
     }
-    pending.reject(pulseboardError('kafka_unavailable', 'the event log did not acknowledge the event in time', { retryable: true, status: 503 }));
+    pending.reject(new PulseboardError('kafka_unavailable', { message: 'the event log did not acknowledge the event in time' }));
   }
 
   private schedule(): void {
@@ -339,10 +339,10 @@ function kafkaErrorType(error: unknown): string | undefined {
 function produceFailure(error: unknown): Error {
   const type = kafkaErrorType(error);
   if (type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE') {
-    return pulseboardError('kafka_message_too_large', 'the event log refused the message as too large', { retryable: false, status: 413, cause: error });
+    return new PulseboardError('kafka_message_too_large', { message: 'the event log refused the message as too large', cause: error });
   }
   if ((error as { retriable?: unknown }).retriable === false && type !== undefined) {
-    return pulseboardError('kafka_rejected', `the event log refused the message (${type})`, { retryable: false, status: 500, cause: error });
+    return new PulseboardError('kafka_rejected', { message: `the event log refused the message (${type})`, cause: error });
   }
-  return pulseboardError('kafka_unavailable', 'the event log is unavailable', { retryable: true, status: 503, cause: error });
+  return new PulseboardError('kafka_unavailable', { message: 'the event log is unavailable', cause: error });
 }

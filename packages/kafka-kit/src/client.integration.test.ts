@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigResourceTypes } from 'kafkajs';
-import { testKafka, testTopicPrefix, uniqueName } from '@pulseboard/test-kit';
+import { TEST_KAFKA_BROKERS, testKafka, testTopicPrefix, uniqueName } from '@pulseboard/test-kit';
 import pino from 'pino';
 import { createKafka, ensureTopics } from './client.ts';
 
@@ -10,7 +10,7 @@ describe('ensureTopics against the real broker', () => {
     const logger = pino({ level: 'silent' });
     const spec = { topic, numPartitions: 4, configEntries: [{ name: 'max.message.bytes', value: '2162688' }] };
     await Promise.all(
-      Array.from({ length: 4 }, (_, i) => ensureTopics(createKafka({ clientId: `ensure-${i}`, brokers: ['127.0.0.1:9092'], logger }), [spec])),
+      Array.from({ length: 4 }, (_, i) => ensureTopics(createKafka({ clientId: `ensure-${i}`, brokers: TEST_KAFKA_BROKERS.split(','), logger }), [spec])),
     );
     const admin = testKafka().admin();
     await admin.connect();

@@ -9,3 +9,4 @@ export * from './state-consumer.ts';
 export * from './outbox.ts';
 export * from './transient.ts';
 export * from './fan-out-consumer.ts';
+export * from './dead-letters.ts';

@@ -9,7 +9,7 @@ import type { TopicSpec } from './client.ts';
  * twice the body limit, and never less than a shared produce request.
  * Whichever service starts first creates the topics, so all of them use this.
  */
-export function eventsMaxMessageBytes(bodyLimitBytes: number, batchMaxBytes = 0): number {
+function eventsMaxMessageBytes(bodyLimitBytes: number, batchMaxBytes = 0): number {
   return Math.max(2 * bodyLimitBytes, batchMaxBytes) + 64 * 1024;
 }
 

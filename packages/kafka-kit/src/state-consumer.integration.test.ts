@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import pino from 'pino';
-import { TEST_DATABASE_URL, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
+import { readTopic, TEST_DATABASE_URL, TEST_KAFKA_BROKERS, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
+import { createKafka } from './client.ts';
+import { BatchingProducer } from './batching-producer.ts';
 import { ensureTopics } from './client.ts';
 import { OK } from './outcome.ts';
 import { runStateConsumer, type RunningStateConsumer, type StateConsumerOptions } from './state-consumer.ts';
@@ -85,6 +87,43 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     await waitFor(async () => Number((await pool.query(`SELECT next_offset FROM ${offsets} WHERE topic = $1`, [topic])).rows[0]?.next_offset) === 6, { timeoutMs: 5000, what: 'offset stored' });
     await consumer.stop();
     await consumer.stop();
+  });
+
+  it('with a dead-letter target: parks undecodable messages, dead_letter outcomes and the message a bug fails on, before moving past them', async () => {
+    const topic = await topicWith(['a', null, 'reject-me', 'poison', 'b']);
+    const deadLetters = `${topic}.dlq`;
+    await ensureTopics(kafka, [{ topic: deadLetters, numPartitions: 1 }]);
+    const producer = new BatchingProducer({ kafka: createKafka({ clientId: 'kit-dlq', brokers: TEST_KAFKA_BROKERS.split(','), logger }), logger, lingerMs: 0 });
+    producer.start();
+    const group = uniqueName('g');
+    const dropped: string[] = [];
+    await start(topic, group, {
+      deadLetter: { producer, topic: deadLetters, headers: (info) => ({ why: info.code, from: `${info.topic}/${info.partition}/${info.offset}`, group: info.groupId }) },
+      onDrop: ({ offset }) => dropped.push(offset),
+      handle: async (tx, messages) => {
+        const outcomes = [];
+        for (const m of messages) {
+          if (m.value === 'poison') throw new Error('a bug this message triggers');
+          if (m.value === 'reject-me') {
+            outcomes.push({ kind: 'dead_letter' as const, code: 'refused', message: 'not wanted' });
+            continue;
+          }
+          await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
+          outcomes.push(OK);
+        }
+        return { outcomes };
+      },
+    });
+    await waitFor(async () => Number((await pool.query(`SELECT next_offset FROM ${offsets} WHERE topic = $1`, [topic])).rows[0]?.next_offset) === 5, { timeoutMs: 20000, what: 'offset past the batch' });
+    expect(await appliedValues(topic)).toEqual(['a', 'b']);
+    const letters = await readTopic(deadLetters);
+    expect(letters.map((l) => [l.key, l.value, l.headers.why, l.headers.from, l.headers.group]).sort()).toEqual([
+      ['k1', '', 'empty_value', `${topic}/0/1`, group], // a null value is parked as empty bytes
+      ['k2', 'reject-me', 'refused', `${topic}/0/2`, group],
+      ['k3', 'poison', 'handler_failed', `${topic}/0/3`, group],
+    ].sort());
+    expect(dropped).toEqual([]);
+    await producer.stop();
   });
 
   it('never applies a message twice when Kafka redelivers what Postgres already holds', async () => {

@@ -5,6 +5,7 @@ import { isTransient } from './transient.ts';
 import type { ConsumedMessage, Decoder } from './batch-consumer.ts';
 import type { Outcome } from './outcome.ts';
 import { PartitionLocks } from './partition-locks.ts';
+import { sendDeadLetters, type DeadLetter, type DeadLetterTarget } from './dead-letters.ts';
 
 /**
  * A partition this instance owns, proven by `epoch`: every transaction that
@@ -49,7 +50,14 @@ export interface StateConsumerOptions<T> {
   onRelease?: (partition: number) => void;
   /** Told every message that is dropped without being applied (undecodable, or a drop outcome). */
   onDrop?: (message: { partition: number; offset: string; reason: string }) => void;
-  /** Default: `isTransient` (retryable by property, or a connection-level failure of Postgres or the network). Anything else is dropped. */
+  /**
+   * Where undecodable messages, `dead_letter` outcomes and messages the
+   * handler fails on for good are parked, written before the transaction that
+   * moves the offsets past them commits (at least once: a failed commit sends
+   * them again). Without it they are dropped (logged, `onDrop`).
+   */
+  deadLetter?: DeadLetterTarget;
+  /** Default: `isTransient` (retryable by property, or a connection-level failure of Postgres or the network). Anything else is dead-lettered or dropped. */
   isRetryable?: (error: unknown) => boolean;
   fromBeginning?: boolean;
   partitionsConsumedConcurrently?: number;
@@ -152,28 +160,37 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
 
   class Fenced extends Error {}
 
-  /** One attempt: the handler's writes and the new offset in one transaction. */
-  async function applyOnce(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint): Promise<StateBatchResult> {
+  /**
+   * One attempt: the handler's writes and the new offset in one transaction;
+   * the batch's dead letters (`letters`, and the handler's `dead_letter`
+   * outcomes) are written to Kafka before it commits.
+   */
+  async function applyOnce(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint, letters: readonly DeadLetter[]): Promise<StateBatchResult> {
     return inTransaction(async (tx) => {
       if (!(await holdsClaim(tx, current))) throw new Fenced();
       const result = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
       if (result.outcomes.length !== messages.length) throw new Error(`handler gave ${result.outcomes.length} outcomes for ${messages.length} messages`);
+      if (options.deadLetter !== undefined) {
+        const parked = [...letters];
+        result.outcomes.forEach((o, i) => o.kind === 'dead_letter' && parked.push({ message: messages[i]!, code: o.code, reason: o.message }));
+        if (parked.length > 0) await sendDeadLetters(options.deadLetter, groupId, logger, parked);
+      }
       await tx.query(`UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3`, [groupId, topic, current.partition, nextOffset.toString()]);
       return result;
     });
   }
 
-  /** Applies messages; a non-retryable failure is narrowed to single messages and those are dropped. */
-  async function apply(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint, isLive: () => boolean): Promise<boolean> {
+  /** Applies messages; a non-retryable failure is narrowed to single messages and those are dead-lettered (or dropped). */
+  async function apply(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint, isLive: () => boolean, letters: readonly DeadLetter[] = []): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       if (!isLive()) return false;
       try {
-        const result = await applyOnce(current, messages, nextOffset);
+        const result = await applyOnce(current, messages, nextOffset, letters);
         current.nextOffset = nextOffset;
         // A rebalance may have released the partition meanwhile: its memory is gone, nothing to publish to.
         if (claims.get(current.partition) === current) result.committed?.();
         result.outcomes.forEach((outcome, i) => {
-          if (outcome.kind === 'ok') return;
+          if (outcome.kind === 'ok' || (outcome.kind === 'dead_letter' && options.deadLetter !== undefined)) return;
           const message = messages[i]!;
           const reason = outcome.kind === 'drop' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
           logger.warn({ event: 'message_dropped', topic, partition: message.partition, offset: message.offset, reason });
@@ -185,17 +202,21 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
         // An empty apply only moves the offset: whatever fails there is the database's trouble, retried.
         if (!retryable(error) && messages.length > 0) {
           if (messages.length > 1) {
-            // Find the message that fails: apply them one by one, then move past the batch's tail.
+            // Find the message that fails: apply them one by one (the batch's
+            // dead letters go with the first), then move past the batch's tail.
+            let pending = letters;
             for (const message of messages) {
-              if (!(await apply(current, [message], BigInt(message.offset) + 1n, isLive))) return false;
+              if (!(await apply(current, [message], BigInt(message.offset) + 1n, isLive, pending))) return false;
+              pending = [];
             }
             return apply(current, [], nextOffset, isLive);
           }
           const message = messages[0]!;
-          const reason = `handler_failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 1000);
-          logger.error({ event: 'message_dropped', topic, partition: current.partition, offset: message.offset, reason, err: error });
-          options.onDrop?.({ partition: message.partition, offset: message.offset, reason });
-          return apply(current, [], nextOffset, isLive);
+          const reason = `${error instanceof Error ? error.message : String(error)}`.slice(0, 1000);
+          if (options.deadLetter !== undefined) return apply(current, [], nextOffset, isLive, [...letters, { message, code: 'handler_failed', reason }]);
+          logger.error({ event: 'message_dropped', topic, partition: current.partition, offset: message.offset, reason: `handler_failed: ${reason}`, err: error });
+          options.onDrop?.({ partition: message.partition, offset: message.offset, reason: `handler_failed: ${reason}` });
+          return apply(current, [], nextOffset, isLive, letters);
         }
         const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
         logger.warn({ event: 'consumer_batch_retry', topic, partition: current.partition, attempt, retry_in_ms: delay, err: error });
@@ -204,18 +225,24 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
     }
   }
 
-  function decodeAll(partition: number, raws: KafkaMessage[]): ConsumedMessage<T>[] {
+  /** The messages to apply, and the undecodable ones to park (or, without a dead-letter target, dropped here). */
+  function decodeAll(partition: number, raws: KafkaMessage[]): { decoded: ConsumedMessage<T>[]; letters: DeadLetter[] } {
     const decoded: ConsumedMessage<T>[] = [];
+    const letters: DeadLetter[] = [];
     for (const raw of raws) {
       const result = options.decode(raw.value, raw.headers);
       if (result.ok) {
         decoded.push({ topic, partition, offset: raw.offset, key: raw.key, raw, value: result.value });
         continue;
       }
+      if (options.deadLetter !== undefined) {
+        letters.push({ message: { topic, partition, offset: raw.offset, raw }, code: result.code, reason: result.message });
+        continue;
+      }
       logger.warn({ event: 'message_dropped', topic, partition, offset: raw.offset, reason: result.code });
       options.onDrop?.({ partition, offset: raw.offset, reason: result.code });
     }
-    return decoded;
+    return { decoded, letters };
   }
 
   await consumer.connect();
@@ -244,7 +271,8 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
             break;
           }
           try {
-            if (!(await apply(current, decodeAll(partition, fresh), nextOffset, isLive))) return;
+            const { decoded, letters } = decodeAll(partition, fresh);
+            if (!(await apply(current, decoded, nextOffset, isLive, letters))) return;
             break;
           } catch (error) {
             if (!(error instanceof Fenced)) throw error;

@@ -15,10 +15,8 @@ export async function projectByKeyHash(pool: Pool, hash: Buffer): Promise<Visibl
   return rows[0];
 }
 
-export async function userByTokenHash(pool: Pool, hash: Buffer): Promise<{ account_id: number } | undefined> {
-  const { rows } = await pool.query<{ account_id: number }>('SELECT account_id FROM users WHERE token_hash = $1', [hash]);
-  return rows[0];
-}
+/** The user of a token hash: the lookup every service shares. */
+export { findUserByTokenHash as userByTokenHash } from '@pulseboard/db';
 
 export async function accountProjects(pool: Pool, accountId: number): Promise<VisibleProject[]> {
   const { rows } = await pool.query<VisibleProject>('SELECT project_key, name FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key', [accountId]);

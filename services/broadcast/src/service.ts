@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { BROADCAST_CLOSE, TOPICS, bearerToken, broadcastClientMessageSchema, createAjv, credentialKind, hashSecret, type BroadcastClientMessage } from '@pulseboard/contracts';
+import { BROADCAST_CLOSE, PulseboardError, TOPICS, bearerToken, broadcastClientMessageSchema, createAjv, credentialKind, hashSecret, type BroadcastClientMessage } from '@pulseboard/contracts';
 import { createKafka, ensureTopics, runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool } from '@pulseboard/db';
 import type { BroadcastEnv } from './env.ts';
@@ -87,7 +87,10 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
       const token = bearerToken(request.headers.authorization);
       if (token === undefined) return;
       const principal = await authenticate(token);
-      if (principal === undefined) return reply.code(401).send({ status: 'error', code: 'unauthorized', message: 'Invalid API key or token' });
+      if (principal === undefined) {
+        const refused = new PulseboardError('invalid_api_key');
+        return reply.code(refused.status).send({ error: { code: refused.code, message: refused.message } });
+      }
       (request as { principal?: Principal }).principal = principal;
     });
     ws.get('/ws', { websocket: true }, (socket, request) => {

@@ -31,7 +31,7 @@ function textOf(c: DeliveryContent): string {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** The Standard Webhooks payload: `{type, timestamp, data}`. */
-export function webhookBody(d: Delivery, at: Date): string {
+function webhookBody(d: Delivery, at: Date): string {
   const c = d.content;
   const type = c.kind === 'transition' ? 'tile.status_changed' : c.kind === 'test' ? 'notification.test' : 'notification.message';
   const data = c.kind === 'transition' ? { tile_id: c.tile_id, tile_name: c.tile_name, project_key: c.project_key, status: c.status, previous_status: c.previous_status, value: c.value, event_id: c.event_id, changed_at: c.changed_at, text: textOf(c) } : { subject: c.subject, body: c.body };

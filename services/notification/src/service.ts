@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import nodemailer from 'nodemailer';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { deadLetterHeaders, TOPICS, createAjv, tileChangeSchema, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
+import { DEAD_LETTER_HEADERS, deadLetterHeaders, TOPICS, createAjv, tileChangeSchema, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
 import { BatchingProducer, OK, createKafka, ensureTopics, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
@@ -36,7 +36,8 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
   ]);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
-  const transporter = nodemailer.createTransport(env.SMTP_URL);
+  // Bounded like the HTTP senders: a hung SMTP server must not outlast the delivery's lease.
+  const transporter = nodemailer.createTransport({ url: env.SMTP_URL, connectionTimeout: env.NOTIFY_CONNECT_TIMEOUT_MS, greetingTimeout: env.NOTIFY_CONNECT_TIMEOUT_MS, socketTimeout: env.NOTIFY_TIMEOUT_MS });
   const senders = createSenders(
     { policy: { allowLoopback: env.NOTIFY_ALLOW_LOOPBACK, allowPrivate: env.NOTIFY_ALLOW_PRIVATE }, connectTimeoutMs: env.NOTIFY_CONNECT_TIMEOUT_MS, timeoutMs: env.NOTIFY_TIMEOUT_MS, maxResponseBytes: env.NOTIFY_MAX_RESPONSE_BYTES },
     { transporter, from: env.SMTP_FROM },
@@ -53,7 +54,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
       producer.send(env.TOPIC_NOTIFICATIONS_DLQ, {
         key: d.id,
         value: JSON.stringify({ delivery_id: d.id, service_id: d.service_id, kind: d.kind, payload: d.payload, attempts: d.attempts + 1, last_error: error, created_at: d.created_at.toISOString() }),
-        headers: { ...json, 'pb-dlq-reason': 'delivery_failed', 'pb-dlq-at': new Date().toISOString() },
+        headers: { ...json, [DEAD_LETTER_HEADERS.reason]: 'delivery_failed', [DEAD_LETTER_HEADERS.at]: new Date().toISOString() },
       }),
   });
 

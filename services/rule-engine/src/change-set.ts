@@ -1,11 +1,9 @@
 import type { PoolClient } from 'pg';
-import { type TileChange } from '@pulseboard/contracts';
 import { writeOutbox, type OutboxMessage } from '@pulseboard/kafka-kit';
-import type { EvaluationStep, TileStateChange } from './rules/index.ts';
+import type { EvaluationStep } from './rules/index.ts';
 import { deleteStates, insertHistory, writeStates, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
 
 export interface EngineTopics {
-  tileChanges: string;
   ruleOutcomes: string;
   outboxTable: string;
 }
@@ -54,38 +52,21 @@ export class ChangeSet {
     return this.history.length;
   }
 
-  /** Writes everything; the messages go to the outbox of the partition whose state this is. */
-  async write(tx: PoolClient, partition: number, topics: EngineTopics): Promise<void> {
+  /**
+   * Writes everything. The history rows are the tile-change messages (relayed
+   * from the history by the partition's owner); rule outcomes go through the
+   * outbox of the partition whose state this is.
+   */
+  async write(tx: PoolClient, partition: number, relayStream: number, topics: EngineTopics): Promise<void> {
     await deleteStates(tx, [...this.deleted]);
     await writeStates(tx, [...this.states.values()]);
-    const positions = await insertHistory(tx, this.history);
-    const messages: OutboxMessage[] = this.history.map((h, i) => ({
-      topic: topics.tileChanges,
-      key: h.projectKey,
-      value: JSON.stringify(toTileChange(h, positions[i]!)),
-      headers: { 'content-type': 'application/json', 'pb-schema': 'tile-change/1' },
+    await insertHistory(tx, relayStream, this.history);
+    const messages: OutboxMessage[] = this.outcomes.map((o) => ({
+      topic: topics.ruleOutcomes,
+      key: o.projectKey,
+      value: JSON.stringify({ event_id: o.eventId, tiles_affected: o.tilesAffected }),
+      headers: { 'content-type': 'application/json' },
     }));
-    for (const o of this.outcomes) {
-      messages.push({ topic: topics.ruleOutcomes, key: o.projectKey, value: JSON.stringify({ event_id: o.eventId, tiles_affected: o.tilesAffected }), headers: { 'content-type': 'application/json' } });
-    }
     await writeOutbox(tx, topics.outboxTable, partition, messages);
   }
-}
-
-function toTileChange(h: HistoryWrite, position: number): TileChange {
-  const c: TileStateChange = h.change;
-  return {
-    position,
-    tile_id: h.tileId,
-    project_key: h.projectKey,
-    tile_name: h.tileName,
-    status: c.status,
-    previous_status: c.previous_status,
-    value: c.value,
-    previous_value: c.previous_value,
-    version: c.version,
-    event_id: c.event_id,
-    changed_at: new Date(c.changed_at).toISOString(),
-    cause: c.cause,
-  };
 }

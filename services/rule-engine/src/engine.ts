@@ -4,13 +4,15 @@ import { OUTCOME_WANTED_HEADER, type IngestedEvent } from '@pulseboard/contracts
 import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
 import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from './rules/index.ts';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
-import { loadStates, wakingTiles, type StoredState } from './repository.ts';
+import { claimHistoryStream, loadStates, wakingTiles, type StoredState } from './repository.ts';
 import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';
 import type { EngineMetrics } from './metrics.ts';
 
 
 /** What memory holds for one claimed partition: its projects' states (loaded on first use) and timers. */
 class PartitionMemory {
+  /** The history relay stream of this partition (written into each history row). */
+  constructor(readonly stream: number) {}
   readonly projects = new Map<string, Map<number, StoredState>>();
   /** tile id → when it needs `advance` next (engine time) and its project. */
   readonly wakes = new Map<number, { projectKey: string; at: number }>();
@@ -23,6 +25,8 @@ export interface EngineDeps {
   topics: EngineTopics;
   /** Engine time, epoch ms: injectable for tests. */
   clock: () => number;
+  /** The engine's consumer group: with the events topic and partition, it names the history relay stream. */
+  groupId: string;
   /** The events partition a project's events (and so its state) live on. */
   partitionOf: (projectKey: string) => number;
   /** Told after each commit that wrote messages. */
@@ -49,7 +53,7 @@ export class RuleEngine {
 
   /** Inside the claiming transaction: fresh memory, timers re-armed from the stored wake times. */
   readonly onClaim = async (tx: PoolClient, claim: PartitionClaim): Promise<void> => {
-    const memory = new PartitionMemory();
+    const memory = new PartitionMemory(await claimHistoryStream(tx, { groupId: this.deps.groupId, topic: claim.topic, partition: claim.partition }));
     for (const row of await wakingTiles(tx)) {
       if (this.deps.partitionOf(row.project_key) === claim.partition) memory.wakes.set(row.tile_id, { projectKey: row.project_key, at: row.wake_at.getTime() });
     }
@@ -107,7 +111,7 @@ export class RuleEngine {
       this.deps.metrics.evaluated(affected);
       if (message.raw.headers?.[OUTCOME_WANTED_HEADER] !== undefined) set.outcome(event.project_key, event.id, affected);
     }
-    await set.write(tx, claim.partition, this.deps.topics);
+    await set.write(tx, claim.partition, memory.stream, this.deps.topics);
     return { outcomes: messages.map(() => OK), committed: () => this.commit(memory, set) };
   };
 
@@ -167,7 +171,7 @@ export class RuleEngine {
           if (adopted !== undefined) set.record(row, wake.projectKey, adopted, before);
           set.record(row, wake.projectKey, tile.evaluator.advance(state, now), adopted === undefined ? before : { ...adopted.state, fingerprint: row.fingerprint });
         }
-        await set.write(tx, partition, this.deps.topics);
+        await set.write(tx, partition, memory.stream, this.deps.topics);
         changes += set.changeCount;
         return () => this.commit(memory, set);
       });
@@ -184,7 +188,7 @@ export class RuleEngine {
         await this.consumer?.withClaim(partition, async (tx) => {
           const states = await this.projectStates(tx, memory, change.projectKey);
           const set = this.adoptAll(change.previous, change.next, states);
-          await set.write(tx, partition, this.deps.topics);
+          await set.write(tx, partition, memory.stream, this.deps.topics);
           return () => this.commit(memory, set);
         });
       }

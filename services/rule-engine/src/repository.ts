@@ -1,8 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
-import type { TileStatus, TileValue } from '@pulseboard/contracts';
+import { HEADERS, TILE_CHANGE_SCHEMA_HEADER, type TileChange, type TileStatus, type TileValue } from '@pulseboard/contracts';
+import { claimLogStream, logSource, type LogStreamKey, type RelaySource } from '@pulseboard/kafka-kit';
 import type { EvaluationState, TileState, TileStateChange } from './rules/index.ts';
 
-/** Every SQL statement of the engine. It writes tile_states, tile_state_history and its outbox; it reads tiles. */
+/** Every SQL statement of the engine. It writes tile_states, tile_state_history, its relay cursors and its outbox; it reads tiles. */
 
 export interface TileRow {
   id: number;
@@ -109,13 +110,13 @@ export interface HistoryWrite {
  * given. Positions are taken from the sequence first (one session takes them
  * in increasing order), so they do not depend on the order RETURNING gives.
  */
-export async function insertHistory(tx: PoolClient, writes: readonly HistoryWrite[]): Promise<number[]> {
+export async function insertHistory(tx: PoolClient, relayStream: number, writes: readonly HistoryWrite[]): Promise<number[]> {
   if (writes.length === 0) return [];
   const { rows } = await tx.query<{ id: number }>("SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, $1) ORDER BY 1", [writes.length]);
   const ids = rows.map((r) => r.id);
   await tx.query(
-    `INSERT INTO tile_state_history (id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause)
-     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[], $9::bigint[], $10::bigint[], $11::timestamptz[], $12::text[])`,
+    `INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause)
+     SELECT $13, * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[], $9::bigint[], $10::bigint[], $11::timestamptz[], $12::text[])`,
     [
       ids,
       writes.map((w) => w.tileId),
@@ -129,10 +130,45 @@ export async function insertHistory(tx: PoolClient, writes: readonly HistoryWrit
       writes.map((w) => w.change.event_id),
       writes.map((w) => iso(w.change.changed_at)),
       writes.map((w) => w.change.cause),
+      relayStream,
     ],
   );
   return ids;
 }
+
+const RELAY_CURSORS_TABLE = 'rule_engine_relay_cursors';
+
+/** In the claiming transaction: the partition's history relay stream; a new one starts after the whole history (older rows went through the outbox). */
+export async function claimHistoryStream(tx: PoolClient, key: LogStreamKey): Promise<number> {
+  const { rows } = await tx.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history');
+  return claimLogStream(tx, RELAY_CURSORS_TABLE, key, rows[0]?.max ?? 0);
+}
+
+/** The history as the source of the tile-changes topic: each row after its stream's cursor becomes that change's message. */
+export function historySource(pool: Pool, stream: { groupId: string; eventsTopic: string; tileChangesTopic: string }): RelaySource {
+  return logSource({
+    pool,
+    cursorsTable: RELAY_CURSORS_TABLE,
+    groupId: stream.groupId,
+    topic: stream.eventsTopic,
+    async read(after, limit) {
+      const { rows } = await pool.query<TileChange & { relay_stream: number; changed_at: Date }>(
+        `SELECT h.relay_stream, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause
+           FROM unnest($1::int[], $2::bigint[]) AS c(stream, after)
+           CROSS JOIN LATERAL (SELECT * FROM tile_state_history h WHERE h.relay_stream = c.stream AND h.id > c.after ORDER BY h.id LIMIT $3) h
+          ORDER BY h.id LIMIT $3`,
+        [after.map((a) => a.stream), after.map((a) => a.position), limit],
+      );
+      return rows.map(({ relay_stream, ...change }) => ({
+        stream: relay_stream,
+        position: change.position,
+        message: { topic: stream.tileChangesTopic, key: change.project_key, value: JSON.stringify({ ...change, changed_at: change.changed_at.toISOString() }), headers: TILE_CHANGE_HEADERS },
+      }));
+    },
+  });
+}
+
+const TILE_CHANGE_HEADERS = { [HEADERS.contentType]: 'application/json', [HEADERS.schema]: TILE_CHANGE_SCHEMA_HEADER };
 
 /** Tiles that need time-driven evaluation at some point, for re-arming the timers of claimed partitions. */
 export async function wakingTiles(tx: PoolClient): Promise<{ tile_id: number; project_key: string; wake_at: Date }[]> {

@@ -2,12 +2,13 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
 import { TOPICS, createAjv, ingestedEventSchema, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, OutboxRelay, createKafka, ensureTopics, eventsTopicSpec, jsonDecoder, partitionCount, partitionForKey, runStateConsumer } from '@pulseboard/kafka-kit';
+import { BatchingProducer, OutboxRelay, createKafka, outboxSource, ensureTopics, eventsTopicSpec, jsonDecoder, partitionCount, partitionForKey, runStateConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { RuleEngineEnv } from './env.ts';
 import { RuleEngine } from './engine.ts';
 import { createEngineMetrics } from './metrics.ts';
 import { RulesCache } from './rules-cache.ts';
+import { historySource } from './repository.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 const OFFSETS_TABLE = 'rule_engine_offsets';
@@ -47,13 +48,20 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   const ajv = createAjv();
   const rules = new RulesCache(pool, tileRuleValidator(ajv), logger);
   let claimed: () => number[] = () => [];
-  const relay = new OutboxRelay({ pool, table: OUTBOX_TABLE, producer, logger, partitions: () => claimed(), onRelayed: (n) => metrics.relayed(n) });
+  const relay = new OutboxRelay({
+    producer,
+    logger,
+    sources: [outboxSource(pool, OUTBOX_TABLE), historySource(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS, tileChangesTopic: env.TOPIC_TILE_CHANGES })],
+    partitions: () => claimed(),
+    onRelayed: (n) => metrics.relayed(n),
+  });
   const engine = new RuleEngine({
     logger,
     metrics,
     rules,
-    topics: { tileChanges: env.TOPIC_TILE_CHANGES, ruleOutcomes: env.TOPIC_RULE_OUTCOMES, outboxTable: OUTBOX_TABLE },
+    topics: { ruleOutcomes: env.TOPIC_RULE_OUTCOMES, outboxTable: OUTBOX_TABLE },
     clock: options.clock ?? Date.now,
+    groupId: env.RULE_ENGINE_GROUP_ID,
     partitionOf: (projectKey) => partitionForKey(projectKey, partitions),
     onCommitted: () => relay.notify(),
   });

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import pino from 'pino';
+import { TEST_DATABASE_URL, readTopic, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
+import { BatchingProducer } from './batching-producer.ts';
+import { ensureTopics } from './client.ts';
+import { OutboxRelay, claimLogStream, logSource, outboxSource, writeOutbox } from './outbox.ts';
+
+const logger = pino({ level: process.env.KIT_TEST_LOG ?? 'silent' });
+
+describe('outbox relay: an outbox table and a log relayed by cursor', () => {
+  const kafka = testKafka();
+  const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 6 });
+  const suffix = uniqueName('kit').replace(/-/g, '_');
+  const outbox = `kit_outbox_${suffix}`;
+  const log = `kit_log_${suffix}`;
+  const cursors = `kit_cursors_${suffix}`;
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
+  const relays: OutboxRelay[] = [];
+
+  beforeAll(async () => {
+    await pool.query(`CREATE TABLE ${outbox} (id bigserial PRIMARY KEY, source_partition int NOT NULL, topic text NOT NULL, key text NOT NULL, value text NOT NULL, headers jsonb NOT NULL)`);
+    await pool.query(`CREATE TABLE ${log} (id bigserial PRIMARY KEY, stream int NOT NULL, key text NOT NULL, value text NOT NULL)`);
+    await pool.query(
+      `CREATE TABLE ${cursors} (stream serial PRIMARY KEY, group_id text NOT NULL, topic text NOT NULL, partition int NOT NULL, position bigint NOT NULL, UNIQUE (group_id, topic, partition))`,
+    );
+    // Ids that cross from two to three digits: order by id must be numeric (as text, '100' < '99').
+    await pool.query(`SELECT setval(pg_get_serial_sequence('${outbox}', 'id'), 90), setval(pg_get_serial_sequence('${log}', 'id'), 90)`);
+    producer.start();
+  });
+  afterAll(async () => {
+    await Promise.all(relays.map((r) => r.stop()));
+    await producer.stop();
+    await pool.query(`DROP TABLE IF EXISTS ${outbox}, ${log}, ${cursors}`);
+    await pool.end();
+  });
+
+  async function newTopic(): Promise<string> {
+    const topic = `${testTopicPrefix()}${uniqueName('relay')}`;
+    await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
+    return topic;
+  }
+
+  /** The log of consumer group `group`, relayed to `topic`. */
+  const logSourceFor = (topic: string, group = 'g') =>
+    logSource({
+      pool,
+      cursorsTable: cursors,
+      groupId: group,
+      topic: 'events',
+      async read(after, limit) {
+        const { rows } = await pool.query<{ id: string; stream: number; key: string; value: string }>(
+          `SELECT l.id::text, l.stream, l.key, l.value FROM unnest($1::int[], $2::bigint[]) AS c(stream, after)
+           CROSS JOIN LATERAL (SELECT * FROM ${log} l WHERE l.stream = c.stream AND l.id > c.after ORDER BY l.id LIMIT $3) l ORDER BY l.id LIMIT $3`,
+          [after.map((a) => a.stream), after.map((a) => a.position), limit],
+        );
+        return rows.map((r) => ({ stream: r.stream, position: Number(r.id), message: { topic, key: r.key, value: r.value } }));
+      },
+    });
+
+  const claim = async (partition: number, position: number, group = 'g') => {
+    const tx = await pool.connect();
+    try {
+      return await claimLogStream(tx, cursors, { groupId: group, topic: 'events', partition }, position);
+    } finally {
+      tx.release();
+    }
+  };
+
+  async function appendLog(stream: number, values: string[]): Promise<void> {
+    await pool.query(`INSERT INTO ${log} (stream, key, value) SELECT $1, 'k', v FROM unnest($2::text[]) WITH ORDINALITY AS t(v, n) ORDER BY n`, [stream, values]);
+  }
+
+  it('sends outbox rows and log rows of the owned partitions in write order, once each, and leaves the others', async () => {
+    const topic = await newTopic();
+    const tx = await pool.connect();
+    await tx.query('BEGIN');
+    await writeOutbox(tx, outbox, 0, Array.from({ length: 25 }, (_, i) => ({ topic, key: 'o', value: `o${i}`, headers: { h: 'v' } })));
+    await writeOutbox(tx, outbox, 9, [{ topic, key: 'o', value: 'not mine' }]);
+    await tx.query('COMMIT');
+    tx.release();
+    const mine = await claim(0, 0);
+    await appendLog(mine, Array.from({ length: 25 }, (_, i) => `l${i}`));
+    await appendLog(await claim(9, 0), ['another partition']);
+    // Another consumer group's partition 0 (another service, or tests sharing a database): not this relay's.
+    await appendLog(await claim(0, 0, 'other group'), ['another group']);
+
+    // A batch size of 10: several rounds, and a flush racing the notifications must not send anything twice.
+    const relay = new OutboxRelay({ producer, logger, sources: [outboxSource(pool, outbox), logSourceFor(topic)], partitions: () => [0], batchSize: 10 });
+    relays.push(relay);
+    relay.notify();
+    relay.notify();
+    await relay.flush();
+    await waitFor(async () => (await readTopic(topic)).length >= 50, { what: 'every row on the topic' });
+    await relay.flush();
+    const messages = await readTopic(topic);
+    expect(messages.filter((m) => m.key === 'o').map((m) => m.value)).toEqual(Array.from({ length: 25 }, (_, i) => `o${i}`));
+    expect(messages.filter((m) => m.key === 'o')[0]!.headers).toEqual({ h: 'v' });
+    expect(messages.filter((m) => m.key === 'k').map((m) => m.value)).toEqual(Array.from({ length: 25 }, (_, i) => `l${i}`));
+    // Outbox rows are deleted once sent; the log stays and its cursor moved to its end.
+    expect((await pool.query(`SELECT count(*)::int AS n FROM ${outbox} WHERE source_partition = 0`)).rows[0].n).toBe(0);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM ${outbox} WHERE source_partition = 9`)).rows[0].n).toBe(1);
+    const last = (await pool.query(`SELECT max(id)::int AS id FROM ${log} WHERE stream = $1`, [mine])).rows[0].id;
+    expect((await pool.query(`SELECT position::int FROM ${cursors} WHERE stream = $1`, [mine])).rows[0].position).toBe(last);
+
+    // What is written later goes out after it; nothing earlier goes again.
+    await appendLog(mine, ['later']);
+    relay.notify();
+    await waitFor(async () => (await readTopic(topic)).length === 51, { what: 'the later row' });
+    await relay.flush();
+    expect((await readTopic(topic)).map((m) => m.value).at(-1)).toBe('later');
+    expect(await readTopic(topic)).toHaveLength(51);
+  });
+
+  it('a partition claimed for the first time starts at the position its claim gives; a cursor never moves back', async () => {
+    const topic = await newTopic();
+    const head = (await pool.query(`SELECT max(id)::int AS id FROM ${log}`)).rows[0].id as number;
+    const stream = await claim(3, head);
+    expect(await claim(3, 0)).toBe(stream); // a second claim keeps the stream and its cursor
+    await appendLog(stream, ['after the claim']);
+    const source = logSourceFor(topic);
+    const stale = await source.next([3], 100); // what a former owner read and is still sending
+    const relay = new OutboxRelay({ producer, logger, sources: [source], partitions: () => [3] });
+    relays.push(relay);
+    await relay.flush();
+    expect((await readTopic(topic)).map((m) => m.value)).toEqual(['after the claim']);
+    await appendLog(stream, ['newest']);
+    await relay.flush();
+    // The former owner's acknowledgement of an older position does not move the cursor back: nothing goes twice.
+    await stale!.acknowledge();
+    await relay.flush();
+    expect((await readTopic(topic)).map((m) => m.value)).toEqual(['after the claim', 'newest']);
+  });
+});
