@@ -4,8 +4,9 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/pulseboard}"
-REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+source "$here/lib.sh"
+DATABASE_URL="${DATABASE_URL:-$DEFAULT_DATABASE_URL}"
+REDIS_URL="${REDIS_URL:-$DEFAULT_REDIS_URL}"
 
 # postgres[ql]://[user[:pass]@]host[:port]/db[?params]
 [[ "$DATABASE_URL" =~ ^postgres(ql)?://([^@/]*@)?([^:/?]+)(:([0-9]+))?/([^?]+) ]] ||

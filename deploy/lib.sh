@@ -1,12 +1,22 @@
 # Shared by the deploy scripts: the repo root, the state dir, and pnpm through corepack.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 state_dir="${PULSEBOARD_STATE_DIR:-$HOME/.cache/pulseboard}"
+# The scripts' defaults for the backing services (the services' own defaults,
+# the same addresses, are in packages/config/src/env.ts).
+DEFAULT_DATABASE_URL=postgres://postgres@127.0.0.1:5432/pulseboard
+DEFAULT_REDIS_URL=redis://127.0.0.1:6379
 mkdir -p "$state_dir"
 # corepack's signature check fails against some registries mirrors; the lockfile pins pnpm itself.
 export COREPACK_INTEGRITY_KEYS="${COREPACK_INTEGRITY_KEYS:-0}"
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 
-pnpm() { corepack pnpm "$@"; }
+# pnpm as installed when there is one (the image builds install the pinned
+# version with npm), else through corepack with the version package.json pins.
+if type -P pnpm >/dev/null; then pnpm() { command pnpm "$@"; }; else pnpm() { corepack pnpm "$@"; }; fi
+
+# Runs the workspace's TypeScript sources: tsx, with each workspace package
+# resolved to its src/ (the export condition); production runs dist/ instead.
+node_src() { node -C @pulseboard/source --import tsx "$@"; }
 
 # Installs exactly the locked dependencies; a no-op when node_modules is current.
 install_deps() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs Pulseboard's services as background processes (dev and single-host use;
+# Runs Pulseboard's services, compiled (deploy/build.sh), as background processes (dev and single-host use;
 # Kubernetes manifests are in deploy/k8s). Usage: deploy/services.sh start|stop|status
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -12,17 +12,19 @@ mkdir -p "$run_dir"
 alive() {
   local pid
   pid="$(cat "$run_dir/$1.pid" 2>/dev/null)" || return 1
-  [[ -n "$pid" ]] && grep -qa "services/$1/src/main.ts" "/proc/$pid/cmdline" 2>/dev/null
+  [[ -n "$pid" ]] && grep -qa "services/$1/dist/main.js" "/proc/$pid/cmdline" 2>/dev/null
 }
 
 start() {
+  # Production's way: the compiled JavaScript (incremental: seconds when nothing changed).
+  bash "$root/deploy/build.sh"
   for service in "${SERVICES[@]}"; do
     if alive "$service"; then echo "$service already running (pid $(cat "$run_dir/$service.pid"))"; continue; fi
     # setsid: the service outlives this shell and a Ctrl-C in it.
     local log="$run_dir/$service.log" pid
     : >>"$log"
     local from=$(($(wc -l <"$log") + 1))
-    (cd "$root" && exec setsid node --import tsx "services/$service/src/main.ts" </dev/null >>"$log" 2>&1) &
+    (cd "$root" && exec setsid node "services/$service/dist/main.js" </dev/null >>"$log" 2>&1) &
     pid=$!
     disown "$pid"
     echo "$pid" >"$run_dir/$service.pid"

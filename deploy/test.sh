@@ -17,5 +17,7 @@ fi
 # The integration tests' global setup also does this; doing it first keeps its output readable.
 DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/pulseboard_test}" bash deploy/infra.sh up
 pnpm --silent typecheck
+# The compiled services (dist/) that production runs; tests/e2e/compiled runs them.
+bash deploy/build.sh
 pnpm exec vitest run --reporter=verbose
 echo "all tests passed in $(( $(date +%s) - started )) s"

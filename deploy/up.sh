@@ -5,8 +5,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$root"
 
-export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/pulseboard}"
-export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+export DATABASE_URL="${DATABASE_URL:-$DEFAULT_DATABASE_URL}"
+export REDIS_URL="${REDIS_URL:-$DEFAULT_REDIS_URL}"
 export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:9092}"
 export GATEWAY_PORT="${GATEWAY_PORT:-8080}"
 export BROADCAST_PORT="${BROADCAST_PORT:-8081}"
@@ -37,5 +37,5 @@ echo "  logs             $state_dir/run/*.log     stop with: bash deploy/down.sh
 if [[ -f deploy/seed-demo.ts ]]; then
   echo
   # The token goes through the environment, not argv, where any process list would show it.
-  node --import tsx deploy/seed-demo.ts "$gateway"
+  node_src deploy/seed-demo.ts "$gateway"
 fi

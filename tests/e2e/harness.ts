@@ -1,10 +1,14 @@
 import { freePort, provisionProject, serviceTestEnv, spawnService, TEST_ADMIN_TOKEN, type ServiceProcess } from '@pulseboard/test-kit';
 
-/** Gateway and store as real processes on topics of their own. */
-export async function startPipeline(extraEnv: Record<string, string> = {}) {
+/**
+ * A gateway as a real process on topics of its own, and the other services on
+ * demand; `compiled`: every process runs its build (dist/), as production does.
+ */
+export async function startPipeline(extraEnv: Record<string, string> = {}, options: { compiled?: boolean } = {}) {
+  const spawnOptions = { compiled: options.compiled === true };
   const port = await freePort();
   const env = serviceTestEnv({ GATEWAY_PORT: String(port), RULE_ENGINE_SESSION_TIMEOUT_MS: '6000', RULE_ENGINE_RULES_POLL_MS: '200', ...extraEnv });
-  const gateway = await spawnService('gateway', env);
+  const gateway = await spawnService('gateway', env, spawnOptions);
   const processes: ServiceProcess[] = [gateway];
   const url = `http://127.0.0.1:${port}`;
   return {
@@ -14,13 +18,13 @@ export async function startPipeline(extraEnv: Record<string, string> = {}) {
     /** One more gateway on the same topics and database; its URL. */
     async startGateway(): Promise<string> {
       const port2 = await freePort();
-      processes.push(await spawnService('gateway', { ...env, GATEWAY_PORT: String(port2) }));
+      processes.push(await spawnService('gateway', { ...env, GATEWAY_PORT: String(port2) }, spawnOptions));
       return `http://127.0.0.1:${port2}`;
     },
     /** A broadcast process on this pipeline's topics; its base URL (http://, the socket is at /ws). */
     async startBroadcast(extra: Record<string, string> = {}): Promise<{ url: string; process: ServiceProcess }> {
       const port2 = extra.BROADCAST_PORT ?? String(await freePort());
-      const broadcast = await spawnService('broadcast', { ...env, ...extra, BROADCAST_PORT: port2 });
+      const broadcast = await spawnService('broadcast', { ...env, ...extra, BROADCAST_PORT: port2 }, spawnOptions);
       processes.push(broadcast);
       return { url: `http://127.0.0.1:${port2}`, process: broadcast };
     },
@@ -36,18 +40,18 @@ export async function startPipeline(extraEnv: Record<string, string> = {}) {
         NOTIFY_LEASE_MS: '2000',
         NOTIFICATION_SESSION_TIMEOUT_MS: '6000',
         ...extra,
-      });
+      }, spawnOptions);
       processes.push(notification);
       return notification;
     },
     /** A rule engine process in the group of this pipeline (call twice for two instances). */
     async startRuleEngine(extra: Record<string, string> = {}): Promise<ServiceProcess> {
-      const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra });
+      const engine = await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: '0', ...extra }, spawnOptions);
       processes.push(engine);
       return engine;
     },
     async startStore(): Promise<ServiceProcess> {
-      const store = await spawnService('store', env);
+      const store = await spawnService('store', env, spawnOptions);
       processes.push(store);
       return store;
     },

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, request, TEST_ADMIN_TOKEN, uniqueName } from '@pulseboard/test-kit';
+import { envelope, request, SOURCE_NODE_ARGS, TEST_ADMIN_TOKEN, uniqueName } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 function seed(url: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // As deploy/up.sh calls it: URL and admin token as arguments.
-    execFile(process.execPath, ['--import', 'tsx', 'deploy/seed-demo.ts', url, TEST_ADMIN_TOKEN], { cwd: root, env: { PATH: process.env.PATH, ...env }, timeout: 30000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [...SOURCE_NODE_ARGS, 'deploy/seed-demo.ts', url, TEST_ADMIN_TOKEN], { cwd: root, env: { PATH: process.env.PATH, ...env }, timeout: 30000 }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );
   });
@@ -58,7 +58,7 @@ describe('deploy/seed-demo.ts against a real gateway', () => {
 
   it('fails with a clear message and a non-zero exit when the admin token is wrong', async () => {
     const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, ['--import', 'tsx', 'deploy/seed-demo.ts', pipeline.url, 'wrong-token'], { cwd: root, env: { PATH: process.env.PATH } }, (error, _stdout, stderr) =>
+      execFile(process.execPath, [...SOURCE_NODE_ARGS, 'deploy/seed-demo.ts', pipeline.url, 'wrong-token'], { cwd: root, env: { PATH: process.env.PATH } }, (error, _stdout, stderr) =>
         resolve({ code: error === null ? 0 : Number(error.code), stderr }),
       ),
     );

@@ -5,7 +5,7 @@ import { runMigrations } from './migrate.ts';
 import { ensureDatabase } from './ensure-database.ts';
 
 /** The services of deploy/services.txt (the one list of them), in order. */
-export function serviceNames(repoRoot: string): string[] {
+function serviceNames(repoRoot: string): string[] {
   return readFileSync(join(repoRoot, 'deploy', 'services.txt'), 'utf8')
     .split('\n')
     .map((line) => line.trim())

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, readTopic, request, topicMessageCount } from '@pulseboard/test-kit';
-import { ingestTestGateway, type IngestTestGateway, type Project } from './testing/ingest-test-kit.test-support.ts';
+import { ingestTestGateway, type IngestTestGateway, type Project } from '../test/ingest-test-kit.ts';
 
 const MiB = 1024 * 1024;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { envelope, freePort, provisionProject, readTopic, request, TEST_ADMIN_TOKEN, TEST_REDIS_URL, topicMessageCount } from '@pulseboard/test-kit';
-import { startTestGateway } from '../testing/test-gateway.test-support.ts';
+import { startTestGateway } from '../../test/test-gateway.ts';
 import type { GatewayService } from '../service.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, readTopic } from '@pulseboard/test-kit';
-import { ingestTestGateway, type IngestTestGateway } from '../testing/ingest-test-kit.test-support.ts';
+import { ingestTestGateway, type IngestTestGateway } from '../../test/ingest-test-kit.ts';
 
 describe('Idempotency-Key on /ingest and /api/v1/webhooks', () => {
   let gw: IngestTestGateway;

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { envelope, request, spawnService, TEST_ADMIN_TOKEN, TEST_DATABASE_URL, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
-import { expectBurstHourlyQuotaWalk, ingestTestGateway, manualClock, privateHour, type IngestTestGateway } from '../testing/ingest-test-kit.test-support.ts';
+import { expectBurstHourlyQuotaWalk, ingestTestGateway, manualClock, privateHour, type IngestTestGateway } from '../../test/ingest-test-kit.ts';
 
 const stops: (() => Promise<unknown>)[] = [];
 afterAll(async () => {

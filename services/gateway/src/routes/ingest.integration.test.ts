@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, readTopic, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
-import { ingestTestGateway, manualClock, type IngestTestGateway } from '../testing/ingest-test-kit.test-support.ts';
+import { ingestTestGateway, manualClock, type IngestTestGateway } from '../../test/ingest-test-kit.ts';
 
 // 2031-05-10 12:00:15.500 UTC: 44.5 s left in the minute, 59:44.5 in the hour.
 const START = Date.UTC(2031, 4, 10, 12, 0, 15, 500);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
-import { ingestTestGateway, manualClock, privateHour, type IngestTestGateway } from '../testing/ingest-test-kit.test-support.ts';
+import { ingestTestGateway, manualClock, privateHour, type IngestTestGateway } from '../../test/ingest-test-kit.ts';
 
 // A private hour, 10 min 30 s in: the account and global counters start at zero here.
 const START = privateHour() + 630_500;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, readTopic, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
-import { ingestTestGateway, manualClock, type IngestTestGateway, type Project } from '../testing/ingest-test-kit.test-support.ts';
+import { ingestTestGateway, manualClock, type IngestTestGateway, type Project } from '../../test/ingest-test-kit.ts';
 
 // 2031-07-01 08:30:20 UTC.
 const START = Date.UTC(2031, 6, 1, 8, 30, 20);

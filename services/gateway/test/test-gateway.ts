@@ -1,6 +1,6 @@
 import { serviceTestEnv } from '@pulseboard/test-kit';
-import { loadGatewayEnv } from '../env.ts';
-import { startGateway, type GatewayOverrides, type GatewayService } from '../service.ts';
+import { loadGatewayEnv } from '../src/env.ts';
+import { startGateway, type GatewayOverrides, type GatewayService } from '../src/service.ts';
 
 /** A gateway in this process on a free port and its own topics, against the real infrastructure. */
 export async function startTestGateway(env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<GatewayService & { env: Record<string, string> }> {

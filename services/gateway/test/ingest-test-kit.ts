@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { Redis } from 'ioredis';
-import { envelope, provisionProject, request, TEST_ADMIN_TOKEN, TEST_REDIS_URL, topicMessageCount, type JsonResponse } from '@pulseboard/test-kit';
-import { startTestGateway } from './test-gateway.test-support.ts';
-import type { GatewayOverrides } from '../service.ts';
+import { envelope, provisionProject, request, setEnvelopeClock, TEST_ADMIN_TOKEN, TEST_REDIS_URL, topicMessageCount, type JsonResponse } from '@pulseboard/test-kit';
+import { startTestGateway } from './test-gateway.ts';
+import type { GatewayOverrides } from '../src/service.ts';
 
 export type Project = Awaited<ReturnType<typeof provisionProject>>;
 
@@ -32,6 +32,8 @@ export function privateHour(): number {
 /** An in-process gateway plus what ingest tests keep needing. */
 export async function ingestTestGateway(env: Record<string, string> = {}, overrides: GatewayOverrides = {}) {
   const gw = await startTestGateway(env, overrides);
+  // Events from envelope() carry the gateway's time, as a client's whose clock agrees would.
+  setEnvelopeClock(overrides.now ?? Date.now);
   const topic = gw.env.TOPIC_EVENTS!;
   const provision = (options: Parameters<typeof provisionProject>[2] = {}) => provisionProject(gw.url, TEST_ADMIN_TOKEN, options);
   const sentinel = await provision({ burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 1_000_000 });
