@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { freePort, provisionProject, testKafka, waitFor } from '@pulseboard/test-kit';
+import { freePort, provisionProject, SOURCE_NODE_ARGS, testKafka, waitFor } from '@pulseboard/test-kit';
 import { brokerRoundTrip } from './broker-rtt.ts';
 
 const { values: args } = parseArgs({
@@ -139,7 +139,7 @@ async function gatewayStats(url: string): Promise<string> {
 async function main(): Promise<void> {
   log(`bench:ingest: ${ROUNDS} round(s) of ${DURATION} s (after ${WARMUP} s warm-up), ${CONNECTIONS} connections; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
   execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL, REDIS_URL } });
-  execFileSync(process.execPath, ['--import', 'tsx', 'packages/db/src/migrate-cli.ts'], { cwd: root, stdio: 'ignore', env: { ...process.env, DATABASE_URL } });
+  execFileSync(process.execPath, [...SOURCE_NODE_ARGS, 'packages/db/src/migrate-cli.ts'], { cwd: root, stdio: 'ignore', env: { ...process.env, DATABASE_URL } });
 
   const topic = `bench.events.${randomUUID().slice(0, 8)}`;
   const barePort = await freePort();
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   let bare: ChildProcess | undefined;
   let gateway: ChildProcess | undefined;
   try {
-    bare = await start('bare route', ['--import', 'tsx', 'bench/ingest/bare-server.ts'], { PORT: String(barePort) }, 'bare_started');
+    bare = await start('bare route', [...SOURCE_NODE_ARGS, 'bench/ingest/bare-server.ts'], { PORT: String(barePort) }, 'bare_started');
     const profiles = join(tmpdir(), 'pulseboard-ingest-profiles');
     if (args.profile) {
       mkdirSync(profiles, { recursive: true });
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     }
     gateway = await start(
       'gateway',
-      [...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []), '--import', 'tsx', 'services/gateway/src/main.ts'],
+      [...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []), ...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'],
       {
         DATABASE_URL,
         REDIS_URL,
@@ -166,6 +166,9 @@ async function main(): Promise<void> {
         ADMIN_TOKEN,
         LOG_LEVEL: 'info',
         MIGRATE_ON_START: 'false',
+        // No rule engine here: webhooks answer 202 at once instead of waiting for an outcome
+        // (bench:rules measures webhooks with tiles_affected).
+        WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
         // Raised so the run measures the work, not the refusals; every limit is still checked.
         GLOBAL_HOURLY_LIMIT: '2000000000',
         DEFAULT_ACCOUNT_HOURLY_LIMIT: '2000000000',

@@ -1,14 +1,15 @@
 /**
- * bench:notify: tile transitions at a steady rate, each fanned out to three
- * local webhook receivers by the notification service; prints deliveries/s
- * and produce-to-receiver latency p50/p99, and the same run's bare HTTP POST
- * rate to the same receivers (keep-alive, 32 at a time) as the baseline.
+ * bench:notify: tile transitions at a steady rate, made by events posted to
+ * /ingest (gateway, rule engine, tile-changes, notification service; each
+ * event flips one of ten up_down tiles), each fanned out to three local
+ * webhook receivers; prints deliveries/s and /ingest-201-to-receiver latency
+ * p50/p99, then the service's capacity on a burst of transitions produced
+ * straight to the tile-changes topic, and the same run's bare HTTP POST rate
+ * to the same receivers (keep-alive, 32 at a time) as the baseline.
  *
  *   pnpm bench:notify [--rate 1000] [--seconds 15]
  *
- * Transitions are produced straight to the tile-changes topic (what the rule
- * engine's relay does after its commit); bench:rules measures /ingest to that
- * point. Targets: p99 <= 500 ms; deliveries/s >= 0.3 x the bare POST rate.
+ * Targets: p99 <= 500 ms; deliveries/s >= 0.3 x the bare POST rate.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +18,8 @@ import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { migrateAll } from '@pulseboard/db';
-import { freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
+import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
+import { driveIngest, percentile } from '../shared/ingest-driver.ts';
 
 const { values: args } = parseArgs({ options: { rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '15' } } });
 const RATE = Number(args.rate);
@@ -47,13 +49,24 @@ const env = {
   NOTIFY_ALLOW_LOOPBACK: 'true',
 };
 
-/** A webhook receiver that records when each delivery arrived (by webhook-id). */
-async function receiver(arrivals: Map<string, number>) {
+interface Arrival {
+  at: number;
+  /** The event that made the transition (null for time-driven ones). */
+  eventId: number | null;
+}
+
+/** A webhook receiver that records when each delivery arrived (by webhook-id) and for which event. */
+async function receiver(arrivals: Map<string, Arrival>) {
   const server = http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const at = Date.now();
       const id = req.headers['webhook-id'];
-      if (typeof id === 'string') arrivals.set(`${id}@${req.socket.localPort}`, Date.now());
+      if (typeof id === 'string') {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { data?: { event_id?: number | null } };
+        arrivals.set(`${id}@${req.socket.localPort}`, { at, eventId: body.data?.event_id ?? null });
+      }
       res.end('ok');
     });
   });
@@ -95,13 +108,14 @@ async function main(): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   const processes: ServiceProcess[] = [];
-  const arrivals = new Map<string, number>();
+  const arrivals = new Map<string, Arrival>();
   const receivers = await Promise.all(Array.from({ length: RECEIVERS }, () => receiver(arrivals)));
   try {
     const port = await freePort();
     processes.push(await spawnService('gateway', { ...env, GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1' }));
     const gateway = `http://127.0.0.1:${port}`;
-    const project = await provisionProject(gateway, env.ADMIN_TOKEN);
+    const big = 1_000_000_000;
+    const project = await provisionProject(gateway, env.ADMIN_TOKEN, { burstLimit: big, hourlyLimit: big, monthlyQuota: big });
     const services: number[] = [];
     for (const r of receivers) {
       const res = await request(`${gateway}/api/v1/notifications`, { token: project.userToken, body: { name: r.url, type: 'webhook', config: { url: `${r.url}/hook` } } });
@@ -109,44 +123,34 @@ async function main(): Promise<void> {
     }
     const tiles: number[] = [];
     for (let t = 0; t < TILES; t++) {
-      const res = await request(`${gateway}/api/v1/tiles`, { token: project.apiKey, body: { name: `tile ${t}`, kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'up' } }, notification_service_ids: services } });
+      const res = await request(`${gateway}/api/v1/tiles`, { token: project.apiKey, body: { name: `tile ${t}`, kind: 'uptime', rule: { filter: { name: `svc-${t}` }, evaluation: { kind: 'up_down', attribute: 'is_up' } }, notification_service_ids: services } });
       tiles.push(res.body.data.id);
     }
+    processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_GROUP_ID: `bench-notify-engine-${run}`, RULE_ENGINE_HTTP_PORT: '0' }));
     processes.push(await spawnService('notification', env));
 
     const baseline = await barePostRate(receivers.map((r) => `${r.url}/bare`), 5);
     arrivals.clear();
 
-    const producer = kafka.producer({ allowAutoTopicCreation: false });
-    await producer.connect();
-    const sentAt = new Map<number, number>();
-    const started = Date.now();
-    let sent = 0;
-    const total = RATE * SECONDS;
-    while (sent < total) {
-      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * RATE));
-      const messages = [];
-      for (; sent < due; sent++) {
-        const position = sent + 1;
-        const up = sent % 2 === 0;
-        const change = { position, tile_id: tiles[sent % TILES], project_key: project.projectKey, tile_name: `tile ${sent % TILES}`, status: up ? 'ok' : 'critical', previous_status: up ? 'critical' : 'ok', value: up, previous_value: !up, version: position, event_id: position, changed_at: new Date().toISOString(), cause: 'event' };
-        sentAt.set(position, Date.now());
-        messages.push({ key: project.projectKey, value: JSON.stringify(change) });
-      }
-      if (messages.length > 0) await producer.send({ topic: env.TOPIC_TILE_CHANGES, acks: -1, messages });
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    // Event n flips tile n % 10 (up, down, up, ...): one transition per event, one delivery per receiver.
+    const ingest = await driveIngest(gateway, RATE, SECONDS, (n) => ({
+      apiKey: project.apiKey,
+      body: envelope(project.projectKey, { type: 'uptime', name: `svc-${n % TILES}`, attributes: { is_up: Math.floor(n / TILES) % 2 === 0 } }),
+    }));
+    const total = ingest.answeredAt.size;
     const expected = total * RECEIVERS;
     const deadline = Date.now() + 60_000;
     while (arrivals.size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const finished = Math.max(...arrivals.values());
+    const times = [...arrivals.values()];
+    const first = Math.min(...ingest.answeredAt.values());
+    const finished = Math.max(...times.map((a) => a.at));
+    const latencies = times.flatMap((a) => (a.eventId !== null && ingest.answeredAt.has(a.eventId) ? [a.at - ingest.answeredAt.get(a.eventId)!] : []));
+    const rate = arrivals.size / ((finished - first) / 1000);
+    log(`bench:notify: ${RATE} events/s to /ingest for ${SECONDS} s (${total} answered 201, ${ingest.failed} not), each a tile transition to ${RECEIVERS} webhook receivers (${expected} deliveries)`);
+    log(`delivered ${arrivals.size}/${expected} at ${Math.round(rate)} deliveries/s; /ingest 201 to receiver p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms (target p99 <= 500 ms)`);
 
-    const latencies = [...arrivals].map(([key, at]) => at - sentAt.get(Number(/^dlv_(\d+)_/.exec(key)![1]))!).sort((a, b) => a - b);
-    const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? NaN;
-    const rate = arrivals.size / ((finished - started) / 1000);
-    log(`bench:notify: ${RATE} transitions/s for ${SECONDS} s, each to ${RECEIVERS} webhook receivers (${expected} deliveries)`);
-    log(`delivered ${arrivals.size}/${expected} at ${Math.round(rate)} deliveries/s; produce-to-receiver p50 ${at(50)} ms, p99 ${at(99)} ms (target p99 <= 500 ms)`);
-
+    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    await producer.connect();
     // Capacity: a burst of transitions at once, drained as fast as the service can.
     const burst = 5000;
     arrivals.clear();
@@ -156,14 +160,14 @@ async function main(): Promise<void> {
         topic: env.TOPIC_TILE_CHANGES,
         acks: -1,
         messages: Array.from({ length: 1000 }, (_, i) => {
-          const position = total + start + i + 1;
+          const position = 10_000_000 + start + i + 1;
           const up = position % 2 === 0;
           return { key: project.projectKey, value: JSON.stringify({ position, tile_id: tiles[position % TILES], project_key: project.projectKey, tile_name: 't', status: up ? 'ok' : 'critical', previous_status: up ? 'critical' : 'ok', value: up, previous_value: !up, version: position, event_id: position, changed_at: new Date().toISOString(), cause: 'event' }) };
         }),
       });
     }
     while (arrivals.size < burst * RECEIVERS && Date.now() < burstStart + 60_000) await new Promise((r) => setTimeout(r, 50));
-    const capacity = arrivals.size / ((Math.max(...arrivals.values()) - burstStart) / 1000);
+    const capacity = arrivals.size / ((Math.max(...[...arrivals.values()].map((a) => a.at)) - burstStart) / 1000);
     await producer.disconnect();
     log(`capacity (a burst of ${burst} transitions): ${Math.round(capacity)} deliveries/s`);
     log(`bare POST to the same receivers: ${Math.round(baseline)} requests/s; ratio ${(capacity / baseline).toFixed(2)} at capacity, ${(rate / baseline).toFixed(2)} at the offered rate (target >= 0.3)`);

@@ -1,0 +1,46 @@
+/**
+ * Posts events to a gateway's /ingest at a steady rate (keep-alive, many in
+ * flight) and notes when each was answered 201, by event id: the start of an
+ * end-to-end latency that a later stage (a WebSocket client, a webhook
+ * receiver) ends.
+ */
+export interface IngestRun {
+  /** event id → Date.now() when its 201 arrived. */
+  answeredAt: Map<number, number>;
+  failed: number;
+  seconds: number;
+}
+
+export async function driveIngest(gateway: string, rate: number, seconds: number, event: (n: number) => { apiKey: string; body: unknown }): Promise<IngestRun> {
+  const answeredAt = new Map<number, number>();
+  let failed = 0;
+  const inFlight = new Set<Promise<void>>();
+  const total = Math.round(rate * seconds);
+  const started = Date.now();
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
+    for (; sent < due; sent++) {
+      const { apiKey, body } = event(sent);
+      const p = fetch(`${gateway}/ingest`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) })
+        .then(async (res) => {
+          const at = Date.now();
+          const answer = (await res.json()) as { event_id?: number };
+          if (res.status === 201 && typeof answer.event_id === 'number') answeredAt.set(answer.event_id, at);
+          else failed++;
+        })
+        .catch(() => void failed++)
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all(inFlight);
+  return { answeredAt, failed, seconds: (Date.now() - started) / 1000 };
+}
+
+/** p-th percentile of unsorted values (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
