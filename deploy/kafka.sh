@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Single-node KRaft Kafka for dev and CI, run straight from Maven Central jars
 # (no Docker, no release tarball on this machine).
-# Usage: deploy/kafka.sh start|stop|status|restart
+# Usage: deploy/kafka.sh start|stop|status|restart|jars
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -155,5 +155,7 @@ case "${1:-}" in
   stop) stop ;;
   status) status ;;
   restart) stop; start ;;
-  *) echo "usage: $0 start|stop|status|restart" >&2; exit 2 ;;
+  # The broker's jars (resolved once), for images built from them: prints their directory.
+  jars) resolve_jars >&2; echo "$lib" ;;
+  *) echo "usage: $0 start|stop|status|restart|jars" >&2; exit 2 ;;
 esac

@@ -25,7 +25,7 @@ export async function request<T = any>(url: string, init: { method?: string; tok
 }
 
 /** An account, a user and a project made through the admin API, with their secrets. */
-export async function provisionProject(baseUrl: string, adminToken: string, options: { projectKey?: string; monthlyQuota?: number; burstLimit?: number; hourlyLimit?: number } = {}) {
+export async function provisionProject(baseUrl: string, adminToken: string, options: { projectKey?: string; monthlyQuota?: number; burstLimit?: number; hourlyLimit?: number; retentionDays?: number } = {}) {
   const projectKey = options.projectKey ?? `p-${Math.random().toString(36).slice(2, 10)}`;
   const account = await request(`${baseUrl}/api/v1/admin/accounts`, { token: adminToken, body: { name: `account of ${projectKey}` } });
   if (account.status !== 201) throw new Error(`create account: ${account.status} ${JSON.stringify(account.body)}`);
@@ -35,9 +35,21 @@ export async function provisionProject(baseUrl: string, adminToken: string, opti
   if (options.monthlyQuota !== undefined) body.monthly_quota = options.monthlyQuota;
   if (options.burstLimit !== undefined) body.burst_limit = options.burstLimit;
   if (options.hourlyLimit !== undefined) body.hourly_request_limit = options.hourlyLimit;
+  if (options.retentionDays !== undefined) body.retention_days = options.retentionDays;
   const project = await request(`${baseUrl}/api/v1/admin/accounts/${account.body.id}/projects`, { token: adminToken, body });
   if (project.status !== 201) throw new Error(`create project: ${project.status} ${JSON.stringify(project.body)}`);
   return { accountId: account.body.id as number, projectKey, apiKey: project.body.api_key as string, userToken: user.body.token as string };
+}
+
+let envelopeNow: () => number = Date.now;
+
+/**
+ * The clock `envelope()` stamps events with. A test that runs the gateway on a
+ * clock of its own sets it, so its events lie inside the gateway's timestamp
+ * window (CONTRACT Events, Retention) like those of a client whose clock agrees.
+ */
+export function setEnvelopeClock(now: () => number): void {
+  envelopeNow = now;
 }
 
 export function envelope(projectKey: string, overrides: Record<string, unknown> = {}) {
@@ -45,7 +57,7 @@ export function envelope(projectKey: string, overrides: Record<string, unknown> 
     project_key: projectKey,
     type: 'deployment',
     name: 'deploy_finished',
-    timestamp: new Date().toISOString(),
+    timestamp: new Date(envelopeNow()).toISOString(),
     attributes: { version: '1.0.0', environment: 'production' },
     ...overrides,
   };

@@ -1,8 +1,8 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { TEST_KAFKA_BROKERS } from './env.ts';
 
-export function testKafka(): Kafka {
-  return new Kafka({ clientId: 'pulseboard-tests', brokers: TEST_KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+export function testKafka(brokers = TEST_KAFKA_BROKERS): Kafka {
+  return new Kafka({ clientId: 'pulseboard-tests', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
 }
 
 /** Every message currently on a topic (all partitions, from the start), read by offsets, not by a consumer group. */

@@ -24,12 +24,31 @@ export interface ServiceProcess {
 }
 
 /**
- * Runs a service the way production does (its own process, its main.ts), and
- * waits for its `<name>_started` log event. Tests use it where a real process
- * boundary matters: killing a consumer mid-stream, two gateway instances.
+ * Node's arguments for running the workspace's TypeScript sources: tsx, and the
+ * export condition under which each workspace package resolves to its src/
+ * (without it, to its compiled dist/, as in production).
  */
-export async function spawnService(service: string, env: Record<string, string>, startedEvent = `${service.replaceAll('-', '_')}_started`, nodeArgs: string[] = []): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `services/${service}/src/main.ts`], {
+export const SOURCE_NODE_ARGS: readonly string[] = ['-C', '@pulseboard/source', '--import', 'tsx'];
+
+export interface SpawnOptions {
+  /** The log event that says it is up (default `<service>_started`). */
+  startedEvent?: string;
+  /** Node's own arguments, e.g. `--cpu-prof`. */
+  nodeArgs?: string[];
+  /** Run the compiled dist/main.js (`pnpm build`), as production does, instead of the sources. */
+  compiled?: boolean;
+}
+
+/**
+ * Runs a service in its own process, from its sources (or, `compiled`, from
+ * its build), and waits for its `<name>_started` log event. Tests use it where
+ * a real process boundary matters: killing a consumer mid-stream, two gateway
+ * instances.
+ */
+export async function spawnService(service: string, env: Record<string, string>, options: SpawnOptions = {}): Promise<ServiceProcess> {
+  const startedEvent = options.startedEvent ?? `${service.replaceAll('-', '_')}_started`;
+  const entry = options.compiled ? [`services/${service}/dist/main.js`] : [...SOURCE_NODE_ARGS, `services/${service}/src/main.ts`];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     cwd: root,
     // info at least: the start-up event is how we know it is up.
     env: { ...process.env, ...env, LOG_LEVEL: env.LOG_LEVEL === 'debug' ? 'debug' : 'info' },

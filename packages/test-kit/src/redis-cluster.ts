@@ -5,15 +5,18 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './processes.ts';
 import { waitFor } from './wait-for.ts';
+import { startRedisClusterContainers, usesContainers } from './containers.ts';
 
 const run = promisify(execFile);
 
 /**
  * A private Redis Cluster of three masters, from the machine's own redis-server
- * (own ports, cluster bus ports and directory, nothing persisted), for what must
+ * (own ports, cluster bus ports and directory, nothing persisted; containers of
+ * the Redis image with TEST_INFRA=containers), for what must
  * also work on Redis Cluster. `nodes` is in the form REDIS_CLUSTER_NODES takes.
  */
 export async function startRedisCluster(): Promise<{ nodes: string; ports: number[]; stop(): Promise<void> }> {
+  if (usesContainers()) return startRedisClusterContainers();
   const dir = mkdtempSync(join(tmpdir(), 'pb-redis-cluster-'));
   const ports: number[] = [];
   const children: ChildProcess[] = [];

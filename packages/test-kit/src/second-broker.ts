@@ -6,15 +6,18 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { freePort } from './processes.ts';
+import { startPrivateBrokerContainer, usesContainers } from './containers.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
- * A second, private Kafka broker (same jars, own data and ports) that a test may
- * stop and start without disturbing the broker every other test shares.
+ * A second, private Kafka broker (same jars, own data and ports; a container
+ * with TEST_INFRA=containers) that a test may stop and start without
+ * disturbing the broker every other test shares.
  */
 export async function startPrivateBroker(): Promise<{ brokers: string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }> {
+  if (usesContainers()) return startPrivateBrokerContainer();
   const version = /<kafka.version>(.*)<\/kafka.version>/.exec(readFileSync(join(root, 'deploy/kafka/pom.xml'), 'utf8'))![1]!;
   const sharedState = process.env.PULSEBOARD_STATE_DIR ?? join(homedir(), '.cache/pulseboard');
   const env = {
