@@ -95,14 +95,17 @@ describe('Limiter (one Lua call per micro-batch)', () => {
         new Promise<void>((resolve) => {
           // Other test files share this Redis: count only commands on this test's keys.
           const mine = [s.projectKey, `:${s.accountId}:`, `{pbrl}:hg:${windowsAt(NOW).hour.id}`];
+          // The monitor's stream may trail the commands (a proxy between, as with a published
+          // container port): it has seen them all once it shows this marker, sent after them.
+          const marker = `limiter-test-done-${s.projectKey}`;
           m.on('monitor', (_time: string, args: string[], source: string) => {
             if (source === 'lua' && args.slice(1).some((a) => mine.some((k) => a.includes(k)))) commands.push(args[0]!.toUpperCase());
+            if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) {
+              m.disconnect();
+              resolve();
+            }
           });
-          void Promise.all(Array.from({ length: 20 }, () => limiter.consume(s, 1))).then(async () => {
-            await redis.ping();
-            m.disconnect();
-            resolve();
-          });
+          void Promise.all(Array.from({ length: 20 }, () => limiter.consume(s, 1))).then(() => redis.echo(marker));
         }),
     );
     // 20 requests: MGET once, then SET for minute, project hour, account hour, global hour, quota.
