@@ -8,7 +8,17 @@ import { ensureTopics } from './client.ts';
 import { OK } from './outcome.ts';
 import { runStateConsumer, type RunningStateConsumer, type StateConsumerOptions } from './state-consumer.ts';
 
-const logger = pino({ level: process.env.KIT_TEST_LOG ?? 'silent' });
+// The consumers' log at info, kept in memory (last 300 lines) and printed only when a wait times out.
+const recentLog: string[] = [];
+const logger = pino({ level: process.env.KIT_TEST_LOG ?? 'info' }, { write: (line: string) => void (recentLog.push(line.trimEnd()) > 300 && recentLog.shift()) });
+/** A wait whose timeout tells what the consumers did meanwhile. */
+async function waitLogged<T>(check: () => Promise<T | undefined | false> | T | undefined | false, options: { timeoutMs: number; what: string; state: () => Promise<unknown> }): Promise<T> {
+  try {
+    return await waitFor(check, options);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; state: ${JSON.stringify(await options.state())}; consumer log:\n${recentLog.slice(-80).join('\n')}`);
+  }
+}
 const decode = (value: Buffer | null) => (value === null ? { ok: false as const, code: 'empty_value', message: 'no value' } : { ok: true as const, value: value.toString() });
 
 describe('state-owning consumer (offsets in Postgres, in the state transaction)', () => {
@@ -171,14 +181,16 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const topic = await topicWith(values.slice(0, 30), 4);
     const group = uniqueName('g');
     const a = await start(topic, group);
-    await waitFor(async () => (await appliedValues(topic)).length === 30, { timeoutMs: 45000, what: 'first half' });
-    const b = await start(topic, group);
-    await waitFor(() => b.claimedPartitions().length > 0 || a.claimedPartitions().length < 4, { timeoutMs: 30000, what: 'a rebalance' });
+    let b: RunningStateConsumer | undefined;
+    const state = async () => ({ applied: (await appliedValues(topic)).length, a: a.claimedPartitions(), b: b?.claimedPartitions() });
+    await waitLogged(async () => (await appliedValues(topic)).length === 30, { timeoutMs: 45000, what: 'first half', state });
+    b = await start(topic, group);
+    await waitLogged(() => b!.claimedPartitions().length > 0 || a.claimedPartitions().length < 4, { timeoutMs: 30000, what: 'a rebalance', state });
     const producer = kafka.producer();
     await producer.connect();
     await producer.send({ topic, messages: values.slice(30).map((value, i) => ({ key: `k${i % 16}`, value })) });
     await producer.disconnect();
-    await waitFor(async () => (await appliedValues(topic)).length >= 60, { timeoutMs: 30000, what: 'second half' });
+    await waitLogged(async () => (await appliedValues(topic)).length >= 60, { timeoutMs: 30000, what: 'second half', state });
     expect((await appliedValues(topic)).sort()).toEqual([...values].sort());
     expect(b.claimedPartitions().length).toBeGreaterThan(0);
   });
