@@ -156,6 +156,20 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     expect(await appliedValues(topic)).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it("reads again from the stored offset when Kafka's runs ahead of it (the state lost its last commits)", async () => {
+    const topic = await topicWith(['a', 'b', 'c', 'd', 'e', 'f']);
+    const group = uniqueName('g');
+    // The state holds a, b; Kafka was told 5 (as when the database lost commits that were not yet on its disk).
+    await pool.query(`INSERT INTO ${offsets} VALUES ($1, $2, 0, 2, 1, now())`, [group, topic]);
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.setOffsets({ groupId: group, topic, partitions: [{ partition: 0, offset: '5' }] });
+    await admin.disconnect();
+    await start(topic, group);
+    await waitFor(async () => (await appliedValues(topic)).includes('f'), { timeoutMs: 20000, what: 'the last message' });
+    expect(await appliedValues(topic)).toEqual(['c', 'd', 'e', 'f']);
+  });
+
   it('fences a former owner: once another instance claimed the partition, the old claim writes nothing', async () => {
     const topic = await topicWith(['a']);
     const group = uniqueName('g');

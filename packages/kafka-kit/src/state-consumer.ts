@@ -82,7 +82,9 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
  * as the state the messages produce: a crash or a redelivery never applies a
  * message twice, and a rebalance never lets two instances write one
  * partition's state (epoch fencing). Kafka's own committed offset trails the
- * stored one and only serves lag monitoring.
+ * stored one and serves lag monitoring and a fast start; where it runs ahead
+ * (the state lost its last commits), the partition is read again from the
+ * stored offset.
  *
  * Error handling: a retryable error retries the batch with capped backoff
  * until it succeeds or the partition is lost; any other error is narrowed
@@ -97,6 +99,8 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
   const claims = new Map<number, PartitionClaim>();
   const locks = new PartitionLocks();
+  /** Partitions sought back to their stored offset, and to which: a second seek to the same offset would loop. */
+  const soughtBack = new Map<number, bigint>();
   let stopping = false;
 
   const consumer = options.kafka.consumer({
@@ -261,6 +265,21 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       await locks.run(partition, async () => {
         for (let fencedTries = 0; fencedTries < 3 && isLive(); fencedTries++) {
           const current = claims.get(partition) ?? (await claim(partition));
+          const first = BigInt(batch.messages[0]!.offset);
+          if (current.nextOffset >= 0n && first > current.nextOffset && soughtBack.get(partition) !== current.nextOffset) {
+            // Kafka's offset is ahead of the stored one: the state lost its last
+            // commits (a commit not yet flushed when the database crashed, a
+            // restore). The stored offset is the truth: read the gap again.
+            logger.warn({ event: 'consumer_rewound_to_stored_offset', topic, partition, kafka_offset: first.toString(), stored_offset: current.nextOffset.toString() });
+            soughtBack.set(partition, current.nextOffset);
+            consumer.seek({ topic, partition, offset: current.nextOffset.toString() });
+            return;
+          }
+          if (first > current.nextOffset && current.nextOffset >= 0n) {
+            // Sought back already and Kafka still starts later: the log no longer holds the gap (retention).
+            logger.error({ event: 'consumer_offset_gap', topic, partition, from: current.nextOffset.toString(), to: first.toString() });
+          }
+          soughtBack.delete(partition);
           const fresh = batch.messages.filter((m) => BigInt(m.offset) >= current.nextOffset);
           if (fresh.length === 0) {
             if (current.nextOffset > nextOffset) {
