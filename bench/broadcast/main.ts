@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { migrateAll } from '@pulseboard/db';
 import { envelope, freePort, provisionProject, request, SOURCE_NODE_ARGS, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
-import { driveIngest, percentile } from '../shared/ingest-driver.ts';
+import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,6 +48,9 @@ const env = {
   ADMIN_TOKEN: `bench-${run}`,
   MIGRATE_ON_START: 'false',
   WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
+  // 20,000+ requests in a run (and runs in the same hour): the global and account hourly limits must not refuse them.
+  GLOBAL_HOURLY_LIMIT: '1000000000',
+  DEFAULT_ACCOUNT_HOURLY_LIMIT: '1000000000',
 };
 
 interface Figures {
@@ -166,10 +169,12 @@ async function main(): Promise<void> {
     const clients = await connectClients(`ws://127.0.0.1:${port}/ws`, (i) => ({ headers: { authorization: `Bearer ${projects[i % PROJECTS]!.apiKey}` }, project: keys[i % PROJECTS]! }));
     const memStart = await rssOf(`${base}/metrics`);
     // A warm-up round through the whole path, then the measured one.
-    await driveIngest(gateway, RATE, 3, (n) => ({ apiKey: projects[n % PROJECTS]!.apiKey, body: envelope(keys[n % PROJECTS]!, { type: 'metric', name: 'cpu_usage', attributes: { value: n } }) }));
+    const warmUp = await driveIngest(gateway, RATE, 3, (n) => ({ apiKey: projects[n % PROJECTS]!.apiKey, body: envelope(keys[n % PROJECTS]!, { type: 'metric', name: 'cpu_usage', attributes: { value: n } }) }));
+    assertAllAccepted(warmUp);
     await new Promise((r) => setTimeout(r, 2000));
     clients.reset();
     const ingest = await driveIngest(gateway, RATE, SECONDS, (n) => ({ apiKey: projects[n % PROJECTS]!.apiKey, body: envelope(keys[n % PROJECTS]!, { type: 'metric', name: 'cpu_usage', attributes: { value: 1e9 + n } }) }));
+    assertAllAccepted(ingest);
     await new Promise((r) => setTimeout(r, 2000));
     const ours = clients.figures(SECONDS);
     const endToEnd = clients.arrivals.flatMap((a) => (ingest.answeredAt.has(a.eventId) ? [a.at - ingest.answeredAt.get(a.eventId)!] : []));

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { migrateAll } from '@pulseboard/db';
 import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
-import { driveIngest, percentile } from '../shared/ingest-driver.ts';
+import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 
 const { values: args } = parseArgs({ options: { rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '15' } } });
 const RATE = Number(args.rate);
@@ -47,6 +47,9 @@ const env = {
   NOTIFICATION_GROUP_ID: `bench-notify-${run}`,
   NOTIFICATION_HTTP_PORT: '0',
   NOTIFY_ALLOW_LOOPBACK: 'true',
+  // 20,000+ requests in a run (and runs in the same hour): the global and account hourly limits must not refuse them.
+  GLOBAL_HOURLY_LIMIT: '1000000000',
+  DEFAULT_ACCOUNT_HOURLY_LIMIT: '1000000000',
 };
 
 interface Arrival {
@@ -137,6 +140,7 @@ async function main(): Promise<void> {
       apiKey: project.apiKey,
       body: envelope(project.projectKey, { type: 'uptime', name: `svc-${n % TILES}`, attributes: { is_up: Math.floor(n / TILES) % 2 === 0 } }),
     }));
+    assertAllAccepted(ingest);
     const total = ingest.answeredAt.size;
     const expected = total * RECEIVERS;
     const deadline = Date.now() + 60_000;

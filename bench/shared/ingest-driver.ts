@@ -8,12 +8,24 @@ export interface IngestRun {
   /** event id → Date.now() when its 201 arrived. */
   answeredAt: Map<number, number>;
   failed: number;
+  /** What the failures were: an HTTP status, or `network`. */
+  failures: Map<string, number>;
   seconds: number;
+}
+
+/** Figures from a run whose input was partly refused would mislead: stop and say why. */
+export function assertAllAccepted(run: IngestRun): void {
+  if (run.failed > 0) throw new Error(`/ingest refused ${run.failed} events (${[...run.failures].map(([why, n]) => `${why}: ${n}`).join(', ')}): the figures would not mean what they say`);
 }
 
 export async function driveIngest(gateway: string, rate: number, seconds: number, event: (n: number) => { apiKey: string; body: unknown }): Promise<IngestRun> {
   const answeredAt = new Map<number, number>();
   let failed = 0;
+  const failures = new Map<string, number>();
+  const fail = (why: string) => {
+    failed++;
+    failures.set(why, (failures.get(why) ?? 0) + 1);
+  };
   const inFlight = new Set<Promise<void>>();
   const total = Math.round(rate * seconds);
   const started = Date.now();
@@ -27,16 +39,16 @@ export async function driveIngest(gateway: string, rate: number, seconds: number
           const at = Date.now();
           const answer = (await res.json()) as { event_id?: number };
           if (res.status === 201 && typeof answer.event_id === 'number') answeredAt.set(answer.event_id, at);
-          else failed++;
+          else fail(String(res.status));
         })
-        .catch(() => void failed++)
+        .catch(() => fail('network'))
         .finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
     await new Promise((r) => setTimeout(r, 2));
   }
   await Promise.all(inFlight);
-  return { answeredAt, failed, seconds: (Date.now() - started) / 1000 };
+  return { answeredAt, failed, failures, seconds: (Date.now() - started) / 1000 };
 }
 
 /** p-th percentile of unsorted values (nearest rank). */
