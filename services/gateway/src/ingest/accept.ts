@@ -40,6 +40,8 @@ export interface Submission {
   resume?: PublishAttempt | undefined;
   /** Called with the ids before the events go to Kafka (e.g. to start watching for rule outcomes). */
   beforePublish?: ((attempt: PublishAttempt) => void) | undefined;
+  /** The request waits for the rule engine's outcome: the events ask the engine for one (pb-outcome-wanted). */
+  outcomeWanted?: boolean;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Acc
     const ids = resume?.ids ?? (await deps.pipeline.allocateIds(s.events.length));
     s.beforePublish?.({ ids, receivedAtMs: receivedAt.getTime() });
     const started = performance.now();
-    await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt, s.endpoint === 'webhooks');
+    await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt, s.outcomeWanted === true);
     deps.metrics.kafkaAckMs.observe(performance.now() - started);
     deps.metrics.eventsAccepted.inc({ endpoint: s.endpoint }, s.events.length);
     return { project, decision, ids, receivedAt };

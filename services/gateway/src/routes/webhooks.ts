@@ -87,6 +87,8 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRouteDe
           events: Array.isArray(events) ? events : [body],
           details,
           batch,
+          // Nobody waits when WEBHOOK_OUTCOME_TIMEOUT_MS is 0: the engine need not answer.
+          outcomeWanted: deps.ruleOutcomes !== undefined,
           resume: attempt.resume,
           onDecided: (decided, decision) => {
             headers = rateLimitHeaders(decided, decision);
