@@ -33,6 +33,8 @@ import pino from 'pino';
 import { migrateAll } from '@pulseboard/db';
 import { runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { freePort, provisionProject, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
+import { assertAllAccepted, driveIngest } from '../shared/ingest-driver.ts';
+import { JsonPoster } from '../shared/http-client.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -220,30 +222,16 @@ async function main(): Promise<void> {
       },
     });
     await reader.whenReady();
-    let sent = 0;
-    let failed = 0;
-    const total = RATE * SECONDS;
     const started = performance.now();
-    const inflight = new Set<Promise<void>>();
-    while (sent < total) {
-      const due = Math.floor(((performance.now() - started) / 1000) * RATE);
-      while (sent < Math.min(due, total)) {
-        const n = sent++;
-        const project = projects[n % PROJECTS]!;
-        const body = { project_key: project.projectKey, type: 'metric', name: `m${n % 10}`, timestamp: new Date().toISOString(), attributes: { value: changingValue(n) } };
-        const p = fetch(`${url}/ingest`, { method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
-          .then(async (res) => {
-            const json = (await res.json()) as { event_id?: number };
-            if (res.status === 201 && json.event_id !== undefined) acknowledged.set(json.event_id, performance.now());
-            else failed++;
-          })
-          .catch(() => void failed++)
-          .finally(() => inflight.delete(p));
-        inflight.add(p);
-      }
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    await Promise.all(inflight);
+    const steady = await driveIngest(url, RATE, SECONDS, (n) => {
+      const project = projects[n % PROJECTS]!;
+      return { apiKey: project.apiKey, body: { project_key: project.projectKey, type: 'metric', name: `m${n % 10}`, timestamp: new Date().toISOString(), attributes: { value: changingValue(n) } } };
+    });
+    assertAllAccepted(steady);
+    // The driver's clock is Date.now(); the reader's, performance.now(): one origin for both.
+    const offset = performance.timeOrigin;
+    for (const [id, at] of steady.answeredAt) acknowledged.set(id, at - offset);
+    const total = RATE * SECONDS;
     const sendEnded = performance.now();
     const deadline = performance.now() + 10_000;
     const pendingChanges = () => [...acknowledged.keys()].filter((id) => !arrived.has(id)).length;
@@ -257,12 +245,13 @@ async function main(): Promise<void> {
     }
     const latencies = [...acknowledged].flatMap(([id, at]) => (arrived.has(id) ? [arrived.get(id)! - at] : [])).sort((a, b) => a - b);
     const achieved = total / sendSeconds;
-    log(`steady ${RATE}/s for ${SECONDS} s through /ingest (achieved ~${Math.round(Math.min(RATE, achieved))}/s, ${failed} failed): ingest-201 to tile-change p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms over ${latencies.length} changes, ${pendingChanges()} events without a change (target p99 <= 50 ms)`);
+    log(`steady ${RATE}/s for ${SECONDS} s through /ingest (achieved ~${Math.round(Math.min(RATE, achieved))}/s): ingest-201 to tile-change p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms over ${latencies.length} changes, ${pendingChanges()} events without a change (target p99 <= 50 ms)`);
 
     // Phase 3: /api/v1/webhooks waits for the engine's outcome (tiles_affected), 64 connections, closed loop.
     const hooks: number[] = [];
     const statuses = new Map<number, number>();
     let affected = 0;
+    const poster = new JsonPoster(WEBHOOK_CONNECTIONS);
     const hooksUntil = performance.now() + WEBHOOK_SECONDS * 1000;
     let h = 0;
     await Promise.all(
@@ -272,14 +261,14 @@ async function main(): Promise<void> {
           const project = projects[n % PROJECTS]!;
           const body = { project_key: project.projectKey, type: 'metric', name: `m${n % 10}`, timestamp: new Date().toISOString(), attributes: { value: changingValue(n) } };
           const t0 = performance.now();
-          const res = await fetch(`${url}/api/v1/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-          const json = (await res.json()) as { tiles_affected?: number };
+          const res = await poster.post(`${url}/api/v1/webhooks`, { authorization: `Bearer ${project.apiKey}` }, body);
           hooks.push(performance.now() - t0);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          affected += json.tiles_affected ?? 0;
+          affected += typeof res.body.tiles_affected === 'number' ? res.body.tiles_affected : 0;
         }
       }),
     );
+    poster.close();
     hooks.sort((a, b) => a - b);
     log(
       `webhooks with tiles_affected, ${WEBHOOK_CONNECTIONS} connections for ${WEBHOOK_SECONDS} s: ${Math.round(hooks.length / WEBHOOK_SECONDS)} req/s, p50 ${pct(hooks, 50).toFixed(1)} ms, p99 ${pct(hooks, 99).toFixed(1)} ms; ` +

@@ -1,3 +1,5 @@
+import { JsonPoster } from './http-client.ts';
+
 /**
  * Posts events to a gateway's /ingest at a steady rate (keep-alive, many in
  * flight) and notes when each was answered 201, by event id: the start of an
@@ -27,6 +29,7 @@ export async function driveIngest(gateway: string, rate: number, seconds: number
     failures.set(why, (failures.get(why) ?? 0) + 1);
   };
   const inFlight = new Set<Promise<void>>();
+  const poster = new JsonPoster();
   const total = Math.round(rate * seconds);
   const started = Date.now();
   let sent = 0;
@@ -34,11 +37,12 @@ export async function driveIngest(gateway: string, rate: number, seconds: number
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
     for (; sent < due; sent++) {
       const { apiKey, body } = event(sent);
-      const p = fetch(`${gateway}/ingest`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify(body) })
-        .then(async (res) => {
+      const p = poster
+        .post(`${gateway}/ingest`, { authorization: `Bearer ${apiKey}` }, body)
+        .then((res) => {
           const at = Date.now();
-          const answer = (await res.json()) as { event_id?: number };
-          if (res.status === 201 && typeof answer.event_id === 'number') answeredAt.set(answer.event_id, at);
+          const id = res.body.event_id;
+          if (res.status === 201 && typeof id === 'number') answeredAt.set(id, at);
           else fail(String(res.status));
         })
         .catch(() => fail('network'))
@@ -48,6 +52,7 @@ export async function driveIngest(gateway: string, rate: number, seconds: number
     await new Promise((r) => setTimeout(r, 2));
   }
   await Promise.all(inFlight);
+  poster.close();
   return { answeredAt, failed, failures, seconds: (Date.now() - started) / 1000 };
 }
 
