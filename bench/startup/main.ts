@@ -11,13 +11,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { migrateAll } from '@pulseboard/db';
+import { migrateAll, serviceNames } from '@pulseboard/db';
 import { SOURCE_NODE_ARGS, serviceTestEnv, TEST_DATABASE_URL } from '@pulseboard/test-kit';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, only: { type: 'string' } } });
 const ROUNDS = Number(values.rounds);
-const SERVICES = values.only?.split(',') ?? ['gateway', 'store', 'rule-engine', 'broadcast', 'notification'];
+const SERVICES = values.only?.split(',') ?? serviceNames(root);
 
 interface Start {
   ms: number;

@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import { serviceNames } from '@pulseboard/db';
 import { envelope, request, waitFor } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 import { httpReceiver } from './receivers.ts';
 import { TestSocket } from './ws-client.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const SERVICES = ['gateway', 'store', 'rule-engine', 'broadcast', 'notification'];
+const SERVICES = serviceNames(root);
 
 /**
  * What production runs: every service from its compiled dist/ (deploy/build.sh,

@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { runMigrations } from './migrate.ts';
 import { ensureDatabase } from './ensure-database.ts';
 
-/** The services of deploy/services.txt (the one list of them), in order. */
-function serviceNames(repoRoot: string): string[] {
+/** The services of deploy/services.txt (the one list of them), in start order. */
+export function serviceNames(repoRoot: string): string[] {
   return readFileSync(join(repoRoot, 'deploy', 'services.txt'), 'utf8')
     .split('\n')
     .map((line) => line.trim())
