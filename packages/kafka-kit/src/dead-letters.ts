@@ -1,15 +1,10 @@
 import type { IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
+import type { DeadLetterInfo } from '@pulseboard/contracts';
 import type { BatchingProducer } from './batching-producer.ts';
 
-export interface DeadLetterDescription {
-  code: string;
-  message: string;
-  topic: string;
-  partition: number;
-  offset: string;
-  groupId: string;
-}
+/** Where a dead letter came from and why (the shape the contracts' dead-letter headers are made from). */
+export type DeadLetterDescription = DeadLetterInfo;
 
 /** Where a consumer parks what it can never apply. */
 export interface DeadLetterTarget {
