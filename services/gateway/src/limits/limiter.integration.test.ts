@@ -7,10 +7,8 @@ import { windowsAt } from './windows.ts';
 
 // The limiter script against the real Redis (database 1), keys of this file's own projects only.
 const redis = new Redis(TEST_REDIS_URL);
-const monitor = new Redis(TEST_REDIS_URL);
 afterAll(() => {
   redis.disconnect();
-  monitor.disconnect();
 });
 
 const NOW = Date.UTC(2033, 2, 3, 4, 5, 6);
@@ -90,24 +88,38 @@ describe('Limiter (one Lua call per micro-batch)', () => {
     const s = await subject();
     await limiter.consume(s, 1); // counters exist now
     const commands: string[] = [];
-    await monitor.monitor().then(
-      (m) =>
-        new Promise<void>((resolve) => {
-          // Other test files share this Redis: count only commands on this test's keys.
-          const mine = [s.projectKey, `:${s.accountId}:`, `{pbrl}:hg:${windowsAt(NOW).hour.id}`];
-          // The monitor's stream may trail the commands (a proxy between, as with a published
-          // container port): it has seen them all once it shows this marker, sent after them.
-          const marker = `limiter-test-done-${s.projectKey}`;
-          m.on('monitor', (_time: string, args: string[], source: string) => {
-            if (source === 'lua' && args.slice(1).some((a) => mine.some((k) => a.includes(k)))) commands.push(args[0]!.toUpperCase());
-            if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) {
-              m.disconnect();
-              resolve();
-            }
-          });
-          void Promise.all(Array.from({ length: 20 }, () => limiter.consume(s, 1))).then(() => redis.echo(marker));
-        }),
-    );
+    // A MONITOR connection of our own, with its error listener from the start: on a busy server
+    // ioredis parses the lines that share a packet with MONITOR's OK before it knows it is
+    // monitoring, and reports each as a queue error (redis.monitor() leaves them uncaught). Those
+    // lines are other clients' commands from before ours; ours come after 'monitoring'.
+    const m = new Redis(TEST_REDIS_URL, { monitor: true, lazyConnect: true });
+    m.on('error', () => undefined);
+    // Not events.once(): it would reject on those queue errors.
+    const monitoring = new Promise((resolve) => m.once('monitoring', resolve));
+    await m.connect();
+    await monitoring;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        // Other test files share this Redis: count only commands on this test's keys.
+        const mine = [s.projectKey, `:${s.accountId}:`, `{pbrl}:hg:${windowsAt(NOW).hour.id}`];
+        // The monitor's stream may trail the commands (a proxy between, as with a published
+        // container port): it has seen them all once it shows this marker, sent after them.
+        const marker = `limiter-test-done-${s.projectKey}`;
+        let seen = false;
+        m.on('monitor', (_time: string, args: string[], source: string) => {
+          if (seen) return;
+          if (source === 'lua' && args.slice(1).some((a) => mine.some((k) => a.includes(k)))) commands.push(args[0]!.toUpperCase());
+          if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) {
+            seen = true;
+            resolve();
+          }
+        });
+        Promise.all(Array.from({ length: 20 }, () => limiter.consume(s, 1))).then(() => redis.echo(marker), reject);
+      });
+    } finally {
+      // Outside the monitor's event: disconnecting from inside it left the rest of the chunk to be parsed as replies.
+      m.disconnect();
+    }
     // 20 requests: MGET once, then SET for minute, project hour, account hour, global hour, quota.
     expect(commands.filter((c) => c === 'MGET').length).toBe(1);
     expect(commands.filter((c) => c === 'SET').length).toBe(5);
