@@ -53,7 +53,8 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     await produce(topic, values.map((value, i) => ({ key: `k${i % 4}`, value })));
     const admin = kafka.admin();
     await admin.connect();
-    const held = (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + Number(p.high), 0);
+    // A fresh topic's partitions may still answer "not the leader" for a moment: asked again until they answer.
+    const held = await waitFor(async () => (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + Number(p.high), 0), { timeoutMs: 20000, what: `the offsets of ${topic}` });
     await admin.disconnect();
     expect(held, 'messages on the fresh topic').toBe(values.length);
     return topic;
