@@ -93,10 +93,19 @@ export class Dispatcher {
       status = 'delivered';
     } else {
       const delay = nextDelayMs(attempts, { firstMs: env.NOTIFY_FIRST_RETRY_MS, maxMs: env.NOTIFY_MAX_BACKOFF_MS, retryAfterMs: result.retryAfterMs });
-      const givesUp = !result.retryable || Date.now() + delay > d.created_at.getTime() + env.NOTIFY_RETRY_FOR_MS;
+      let givesUp = !result.retryable || Date.now() + delay > d.created_at.getTime() + env.NOTIFY_RETRY_FOR_MS;
+      // Given up only once its dead letter is written (acks=all): were the log row marked first, a
+      // crash or a broker outage in between would lose the dead letter for good. Without one, the
+      // delivery stays scheduled and the next try ends the same way or delivers.
+      if (givesUp) {
+        const parked = await this.deps.deadLetter(d, result.error).then(
+          () => true,
+          (error: unknown) => (logger.warn({ event: 'dead_letter_failed', delivery_id: d.id, err: error }), false),
+        );
+        if (!parked) givesUp = false;
+      }
       if (givesUp) {
         await markFailed(pool, d.id, result.error, result.status);
-        await this.deps.deadLetter(d, result.error).catch((error: unknown) => logger.warn({ event: 'dead_letter_failed', delivery_id: d.id, err: error }));
         status = 'failed';
       } else {
         await markRetry(pool, d.id, result.error, result.status, delay);
