@@ -1,12 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createAjv, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
+import { createAjv, tileRuleValidator, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
+import { partitionForKey } from '@pulseboard/kafka-kit';
 import { compileProjectRules, toRuleEvent, type TileState } from '@pulseboard/rule-engine/rules';
-import { envelope, readTopic, request, TEST_DATABASE_URL, topicMessageCount, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import { envelope, readTopic, request, TEST_DATABASE_URL, topicMessageCount, uniqueName, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 
 const EVENTS = 2400;
-const PROJECTS = 6;
+/**
+ * One project per partition of the events topic: random keys could leave an
+ * instance's partitions without events, and then it never claims one.
+ */
+function projectKeysCoveringPartitions(): string[] {
+  const partitions = TOPICS.events.partitions;
+  const byPartition = new Map<number, string>();
+  const prefix = uniqueName('crash');
+  for (let i = 0; byPartition.size < partitions; i++) {
+    const key = `${prefix}-${i}`;
+    const partition = partitionForKey(key, partitions);
+    if (!byPartition.has(partition)) byPartition.set(partition, key);
+  }
+  return [...byPartition.values()];
+}
 const RULES = [
   { name: 'value', rule: { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 60, critical: 90 } } },
   { name: 'deploys', rule: { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } } },
@@ -38,7 +53,8 @@ describe('rule engines: two instances split the partitions; one killed mid-strea
   });
 
   it('final states and history equal a clean replay of the same events: nothing applied twice or lost', async () => {
-    const projects = await Promise.all(Array.from({ length: PROJECTS }, () => pipeline.provision({ burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 1_000_000 })));
+    const projects = await Promise.all(projectKeysCoveringPartitions().map((projectKey) => pipeline.provision({ projectKey, burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 1_000_000 })));
+    const PROJECTS = projects.length;
     const tiles = new Map<string, { id: number; rule: unknown }[]>();
     for (const project of projects) {
       const created: { id: number; rule: unknown }[] = [];
@@ -62,7 +78,8 @@ describe('rule engines: two instances split the partitions; one killed mid-strea
           const project = projects[n % PROJECTS]!;
           const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...eventNumber(n) }) });
           expect(res.status).toBe(201);
-          if (!killed && n >= EVENTS / 3 && (await historyCount()) > 0) {
+          // Killed mid-stream once it has taken part: it holds partitions and changes were written.
+          if (!killed && n >= EVENTS / 3 && engines[0]!.logs.some((l) => l.includes('"event":"partition_claimed"')) && (await historyCount()) > 0) {
             killed = true;
             await engines[0]!.kill('SIGKILL');
           }
