@@ -10,12 +10,13 @@
  *
  *   node -C @pulseboard/source --import tsx bench/store/legacy-migration.ts [--events 1000000]
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import { runMigrations } from '../../packages/db/src/index.ts';
 
+const execFileAsync = promisify(execFile);
 const { values: args } = parseArgs({ options: { events: { type: 'string', default: '1000000' } } });
 const EVENTS = Number(args.events);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -75,7 +76,8 @@ async function main(): Promise<void> {
           }
         })();
         const started = performance.now();
-        execFileSync('psql', [URL_BASE.replace('postgres://', 'postgresql://'), '-q', '-f', `${root}deploy/store-prepare-partitioning.sql`], { stdio: 'ignore' });
+        // Asynchronously: execFileSync would stop this process's writer for as long as psql runs.
+        await execFileAsync('psql', [URL_BASE.replace('postgres://', 'postgresql://'), '-q', '-f', `${root}deploy/store-prepare-partitioning.sql`]);
         const took = (performance.now() - started) / 1000;
         writing = false;
         await writer;
