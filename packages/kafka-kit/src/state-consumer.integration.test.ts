@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import pino from 'pino';
-import { readTopic, TEST_DATABASE_URL, TEST_KAFKA_BROKERS, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
+import { readTopic, TEST_DATABASE_URL, TEST_KAFKA_BROKERS, testKafka, testTopicPrefix, topicMessageCount, uniqueName, waitFor } from '@pulseboard/test-kit';
 import { createKafka } from './client.ts';
 import { BatchingProducer } from './batching-producer.ts';
 import { ensureTopics } from './client.ts';
@@ -51,12 +51,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const topic = `${testTopicPrefix()}${uniqueName('state')}`;
     await ensureTopics(kafka, [{ topic, numPartitions: partitions }]);
     await produce(topic, values.map((value, i) => ({ key: `k${i % 4}`, value })));
-    const admin = kafka.admin();
-    await admin.connect();
-    // A fresh topic's partitions may still answer "not the leader" for a moment: asked again until they answer.
-    const held = await waitFor(async () => (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + Number(p.high), 0), { timeoutMs: 20000, what: `the offsets of ${topic}` });
-    await admin.disconnect();
-    expect(held, 'messages on the fresh topic').toBe(values.length);
+    expect(await topicMessageCount(topic), 'messages on the fresh topic').toBe(values.length);
     return topic;
   }
 

@@ -1,8 +1,25 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { TEST_KAFKA_BROKERS } from './env.ts';
 
 export function testKafka(brokers = TEST_KAFKA_BROKERS): Kafka {
   return new Kafka({ clientId: 'pulseboard-tests', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+}
+
+/**
+ * A topic's offsets. Asked again while the broker answers with a retriable
+ * error: a topic created a moment ago may still say "not the leader" for a
+ * partition (seen on a busy CI machine, in both test paths).
+ */
+async function topicOffsets(admin: Admin, topic: string): Promise<{ partition: number; low: string; high: string }[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      return await admin.fetchTopicOffsets(topic);
+    } catch (error) {
+      if ((error as { retriable?: unknown }).retriable !== true || Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 /** Every message currently on a topic (all partitions, from the start), read by offsets, not by a consumer group. */
@@ -13,7 +30,7 @@ export async function readTopic(topic: string): Promise<{ key: string | null; va
   try {
     const topics = await admin.listTopics();
     if (!topics.includes(topic)) return [];
-    const offsets = await admin.fetchTopicOffsets(topic);
+    const offsets = await topicOffsets(admin, topic);
     const total = offsets.reduce((sum, o) => sum + (Number(o.high) - Number(o.low)), 0);
     if (total === 0) return [];
     const consumer = kafka.consumer({ groupId: `reader-${Math.random().toString(36).slice(2)}` });
@@ -47,7 +64,7 @@ export async function topicMessageCount(topic: string): Promise<number> {
   await admin.connect();
   try {
     if (!(await admin.listTopics()).includes(topic)) return 0;
-    const offsets = await admin.fetchTopicOffsets(topic);
+    const offsets = await topicOffsets(admin, topic);
     return offsets.reduce((sum, o) => sum + Number(o.high) - Number(o.low), 0);
   } finally {
     await admin.disconnect();
