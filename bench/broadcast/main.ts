@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { migrateAll } from '@pulseboard/db';
-import { envelope, freePort, provisionProject, request, SOURCE_NODE_ARGS, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
+import { envelope, freePort, provisionProject, request, SOURCE_NODE_ARGS, spawnService, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 
 const { values: args } = parseArgs({
@@ -33,15 +33,15 @@ const CLIENTS = Number(args.clients);
 const PROJECTS = Number(args.projects);
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
-const DATABASE_URL = process.env.BROADCAST_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_broadcast_bench';
+const DATABASE_URL = process.env.BROADCAST_BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_broadcast_bench');
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = randomUUID().slice(0, 8);
 const log = (line = '') => console.log(line);
 const env = {
   LOG_LEVEL: 'warn',
   DATABASE_URL,
-  REDIS_URL: 'redis://127.0.0.1:6379/5',
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  REDIS_URL: localRedisUrl(5),
+  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS,
   TOPIC_EVENTS: `bench.broadcast.${run}.events`,
   TOPIC_TILE_CHANGES: `bench.broadcast.${run}.tile-changes`,
   TOPIC_RULE_OUTCOMES: `bench.broadcast.${run}.rule-outcomes`,

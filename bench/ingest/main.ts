@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { freePort, provisionProject, SOURCE_NODE_ARGS, testKafka, waitFor } from '@pulseboard/test-kit';
+import { freePort, provisionProject, SOURCE_NODE_ARGS, testKafka, waitFor, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { brokerRoundTrip } from './broker-rtt.ts';
 
 const { values: args } = parseArgs({
@@ -41,9 +41,9 @@ const WARMUP = Number(args.warmup);
 const ROUNDS = Number(args.rounds);
 const CONNECTIONS = Number(args.connections);
 const BATCH_CONNECTIONS = Number(args['batch-connections']);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_ingest_bench';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/3';
-const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_ingest_bench');
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? localRedisUrl(3);
+const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS;
 const ADMIN_TOKEN = `bench-${randomUUID()}`;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line = '') => console.log(line);

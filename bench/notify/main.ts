@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
-import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
+import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 
 const { values: args } = parseArgs({ options: { rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '15' } } });
@@ -27,15 +27,15 @@ const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const RECEIVERS = 3;
 const TILES = 10;
-const DATABASE_URL = process.env.NOTIFY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_notify_bench';
+const DATABASE_URL = process.env.NOTIFY_BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_notify_bench');
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = randomUUID().slice(0, 8);
 const log = (line = '') => console.log(line);
 const env = {
   LOG_LEVEL: 'warn',
   DATABASE_URL,
-  REDIS_URL: 'redis://127.0.0.1:6379/6',
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  REDIS_URL: localRedisUrl(6),
+  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS,
   TOPIC_EVENTS: `bench.notify.${run}.events`,
   TOPIC_TILE_CHANGES: `bench.notify.${run}.tile-changes`,
   TOPIC_RULE_OUTCOMES: `bench.notify.${run}.rule-outcomes`,

@@ -32,7 +32,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { migrateAll } from '@pulseboard/db';
 import { runFanOutConsumer } from '@pulseboard/kafka-kit';
-import { freePort, provisionProject, spawnService, testKafka, type ServiceProcess } from '@pulseboard/test-kit';
+import { freePort, provisionProject, spawnService, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest } from '../shared/ingest-driver.ts';
 import { JsonPoster } from '../shared/http-client.ts';
 
@@ -54,7 +54,7 @@ const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const WEBHOOK_CONNECTIONS = 64;
 const WEBHOOK_SECONDS = 10;
-const DATABASE_URL = process.env.RULES_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_rules_bench';
+const DATABASE_URL = process.env.RULES_BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_rules_bench');
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = randomUUID().slice(0, 8);
 const log = (line = '') => console.log(line);
@@ -62,8 +62,8 @@ const ADMIN_TOKEN = `bench-${run}`;
 const env = {
   LOG_LEVEL: 'warn',
   DATABASE_URL,
-  REDIS_URL: 'redis://127.0.0.1:6379/4',
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  REDIS_URL: localRedisUrl(4),
+  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS,
   TOPIC_EVENTS: `bench.rules.${run}.events`,
   TOPIC_EVENTS_DLQ: `bench.rules.${run}.events.dlq`,
   TOPIC_TILE_CHANGES: `bench.rules.${run}.tile-changes`,

@@ -15,13 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import { runMigrations } from '../../packages/db/src/index.ts';
+import { localDatabaseUrl } from '@pulseboard/test-kit';
 
 const execFileAsync = promisify(execFile);
 const { values: args } = parseArgs({ options: { events: { type: 'string', default: '1000000' } } });
 const EVENTS = Number(args.events);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const DIR = `${root}services/store/migrations`;
-const URL_BASE = process.env.LEGACY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_legacy_bench';
+const URL_BASE = process.env.LEGACY_BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_legacy_bench');
 
 function fresh(): void {
   const name = new URL(URL_BASE).pathname.slice(1);

@@ -25,10 +25,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import pino from 'pino';
 import { migrateAll } from '../../packages/db/src/index.ts';
-import { BatchingProducer, createKafka, ensureTopics, eventsTopicSpec } from '../../packages/kafka-kit/src/index.ts';
-import type { IngestedEvent } from '../../packages/contracts/src/index.ts';
+import { BatchingProducer, createKafka, ensureTopics } from '../../packages/kafka-kit/src/index.ts';
+import { eventsTopicSpec, type IngestedEvent } from '../../packages/contracts/src/index.ts';
 import { copy, EVENTS_COPY, LABELS_COPY, eventDays, renderBatch } from '../../services/store/src/event-writer.ts';
-import { serviceTestEnv, spawnService, SOURCE_NODE_ARGS, testKafka, type ServiceProcess } from '../../packages/test-kit/src/index.ts';
+import { serviceTestEnv, spawnService, SOURCE_NODE_ARGS, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl } from '../../packages/test-kit/src/index.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,9 +42,9 @@ const { values: args } = parseArgs({
 const EVENTS = Number(args.events);
 const INSTANCES = args.instances.split(',').map(Number);
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const BASE = process.env.STORE_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_store_bench';
+const BASE = process.env.STORE_BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_store_bench');
 const COPY_URL = BASE.replace(/\/([^/]*)$/, '/$1_copy');
-const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS;
 const log = (line = '') => console.log(line);
 const PROFILES = '/tmp/pulseboard-store-profiles';
 

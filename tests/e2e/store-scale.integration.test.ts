@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { serviceTestEnv, spawnService, TEST_DATABASE_URL, testKafka, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
-import { ensureTopics, eventsTopicSpec } from '@pulseboard/kafka-kit';
+import { ensureTopics } from '@pulseboard/kafka-kit';
+import { eventsTopicSpec } from '@pulseboard/contracts';
 
 const EVENTS = 30_000;
 const PROJECTS = 24;

@@ -3,6 +3,7 @@ export * from './ingested-event.schema.ts';
 export * from './validation.ts';
 export * from './error-catalog.ts';
 export * from './topics.ts';
+export * from './topic-specs.ts';
 export * from './webhook-request.schema.ts';
 export * from './path-validation-details.ts';
 export * from './tile-rule.schema.ts';

@@ -4,7 +4,9 @@ import { createPool } from './pool.ts';
 import { ensureDatabase } from './ensure-database.ts';
 
 // A database whose default zone is not UTC, as a server configured elsewhere might be.
-const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_test';
+// The test kit's global setup names the run's database (this package sits below the test kit).
+const base = process.env.TEST_DATABASE_URL;
+if (base === undefined) throw new Error('TEST_DATABASE_URL is set by the integration suite\'s global setup');
 const url = new URL(base);
 url.pathname = '/pulseboard_tz_test';
 

@@ -62,6 +62,78 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     expect(letters.find((l) => l.value === 'bug')!.headers['pb-dlq-message']).toBe('a bug this message triggers');
   });
 
+  it('a handler that gives the wrong number of outcomes is a bug: the messages are dead-lettered, not skipped or applied twice', async () => {
+    const topic = `${testTopicPrefix()}${uniqueName('batch')}`;
+    const dlq = `${topic}.dlq`;
+    await ensureTopics(kafka, [{ topic, numPartitions: 1 }, { topic: dlq, numPartitions: 1 }]);
+    await producer.sendMany(topic, ['a', 'b', 'c'].map((value) => ({ key: 'k', value })));
+    const consumer = await runBatchConsumer<string>({
+      kafka,
+      logger,
+      groupId: uniqueName('g'),
+      topic,
+      deadLetterTopic: dlq,
+      deadLetterHeaders,
+      producer,
+      decode,
+      // One outcome too few, whatever it is given.
+      handle: async (messages) => messages.slice(1).map(() => OK),
+    });
+    running.push(consumer);
+    await waitFor(async () => (await readTopic(dlq)).length === 3, { timeoutMs: 20000, what: 'three dead letters' });
+    const letters = await readTopic(dlq);
+    expect(letters.map((l) => [l.value, l.headers['pb-dlq-reason'], l.headers['pb-dlq-message']]).sort()).toEqual(
+      ['a', 'b', 'c'].map((v) => [v, 'handler_failed', 'handler gave 0 outcomes for 1 messages']),
+    );
+  });
+
+  it('a second instance in the group takes partitions over on rebalance; every message is handled, and the group commits past all of them', async () => {
+    const topic = `${testTopicPrefix()}${uniqueName('batch')}`;
+    const groupId = uniqueName('g');
+    await ensureTopics(kafka, [{ topic, numPartitions: 4 }]);
+    const handledBy = [new Set<string>(), new Set<string>()];
+    const start = (i: number) =>
+      runBatchConsumer<string>({
+        kafka,
+        logger,
+        groupId,
+        topic,
+        deadLetterTopic: `${topic}.dlq`,
+        deadLetterHeaders,
+        producer,
+        decode,
+        sessionTimeoutMs: 6000,
+        heartbeatIntervalMs: 500,
+        handle: async (messages) => messages.map((m) => (handledBy[i]!.add(m.value), OK)),
+      });
+    const first = await start(0);
+    running.push(first);
+    const values = (from: number) => Array.from({ length: 200 }, (_, i) => `m${from + i}`);
+    await producer.sendMany(topic, values(0).map((value) => ({ key: value, value })));
+    await waitFor(() => handledBy[0]!.size === 200, { timeoutMs: 30000, what: 'the first instance to handle the first 200' });
+    const second = await start(1);
+    running.push(second);
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      // The second one is in once the group is stable with two members.
+      await waitFor(async () => {
+        const { groups } = await admin.describeGroups([groupId]);
+        return groups[0]?.members.length === 2 && groups[0].state === 'Stable';
+      }, { timeoutMs: 30000, what: 'the group to rebalance to two members' });
+      await producer.sendMany(topic, values(200).map((value) => ({ key: value, value })));
+      await waitFor(() => new Set([...handledBy[0]!, ...handledBy[1]!]).size === 400, { timeoutMs: 30000, what: 'all 400 handled' });
+      expect(handledBy[1]!.size).toBeGreaterThan(0);
+      await waitFor(async () => {
+        const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+        const ends = await admin.fetchTopicOffsets(topic);
+        return ends.every((end) => committed!.partitions.find((p) => p.partition === end.partition)?.offset === end.high);
+      }, { timeoutMs: 20000, what: 'the group to commit every partition to its end' });
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
   it('stop() ends a backoff at once instead of waiting it out', async () => {
     const topic = `${testTopicPrefix()}${uniqueName('batch')}`;
     await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);

@@ -4,7 +4,6 @@ export * from './batch-consumer.ts';
 export * from './outcome.ts';
 export * from './json-decoder.ts';
 export * from './partitioner.ts';
-export * from './pulseboard-topics.ts';
 export * from './state-consumer.ts';
 export * from './outbox.ts';
 export * from './transient.ts';

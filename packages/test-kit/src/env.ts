@@ -1,10 +1,25 @@
 import { randomUUID } from 'node:crypto';
+import { commonEnvProperties, redisEnvProperties } from '@pulseboard/config';
+
+/** The services' default Postgres (where deploy/infra.sh starts it), with another database. */
+export function localDatabaseUrl(database: string): string {
+  const url = new URL(commonEnvProperties.DATABASE_URL.default);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** The services' default Redis, with another logical database. */
+export function localRedisUrl(database: number): string {
+  const url = new URL(redisEnvProperties.REDIS_URL.default);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
 
 /** Where integration tests find the real infrastructure (started by deploy/infra.sh). */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pulseboard_test';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? localDatabaseUrl('pulseboard_test');
 // Database 1: tests never touch the counters of a locally running demo (database 0).
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/1';
-export const TEST_KAFKA_BROKERS = process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? localRedisUrl(1);
+export const TEST_KAFKA_BROKERS = process.env.TEST_KAFKA_BROKERS ?? commonEnvProperties.KAFKA_BROKERS.default;
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 /** Topics of one test run share a prefix, so the run can delete what it created. */

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { BatchingProducer, createKafka, ensureTopics, eventsTopicSpec, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
-import { TOPICS } from '@pulseboard/contracts';
+import { BatchingProducer, createKafka, ensureTopics, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
+import { TOPICS, eventsTopicSpec } from '@pulseboard/contracts';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { GatewayEnv } from './env.ts';
 import type { GatewayDeps } from './deps.ts';

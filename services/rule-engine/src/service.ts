@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { TOPICS, createAjv, ingestedEventSchema, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, OutboxRelay, createKafka, outboxSource, ensureTopics, eventsTopicSpec, jsonDecoder, partitionCount, partitionForKey, runStateConsumer } from '@pulseboard/kafka-kit';
+import { TOPICS, createAjv, eventsTopicSpec, ingestedEventSchema, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
+import { BatchingProducer, OutboxRelay, createKafka, outboxSource, ensureTopics, jsonDecoder, partitionCount, partitionForKey, runStateConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { RuleEngineEnv } from './env.ts';
 import { RuleEngine } from './engine.ts';

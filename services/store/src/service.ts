@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { deadLetterHeaders, createAjv, ingestedEventSchema, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, createKafka, ensureTopics, eventsDeadLetterTopicSpec, eventsTopicSpec, jsonDecoder, runStateConsumer } from '@pulseboard/kafka-kit';
+import { deadLetterHeaders, createAjv, eventsDeadLetterTopicSpec, eventsTopicSpec, ingestedEventSchema, type IngestedEvent } from '@pulseboard/contracts';
+import { BatchingProducer, createKafka, ensureTopics, jsonDecoder, runStateConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { StoreEnv } from './env.ts';
 import { createEventsHandler } from './events-handler.ts';

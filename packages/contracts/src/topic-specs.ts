@@ -1,5 +1,11 @@
-import { TOPICS } from '@pulseboard/contracts';
-import type { TopicSpec } from './client.ts';
+import { TOPICS } from './topics.ts';
+
+/** How a topic is created; kafka-kit's `ensureTopics` takes this shape. */
+export interface TopicCreationSpec {
+  topic: string;
+  numPartitions: number;
+  configEntries?: { name: string; value: string }[];
+}
 
 /**
  * Room a message of the events topics needs. One request can turn into an
@@ -13,7 +19,7 @@ function eventsMaxMessageBytes(bodyLimitBytes: number, batchMaxBytes = 0): numbe
   return Math.max(2 * bodyLimitBytes, batchMaxBytes) + 64 * 1024;
 }
 
-export function eventsTopicSpec(topic: string, env: { BODY_LIMIT_BYTES: number; KAFKA_BATCH_MAX_BYTES?: number }): TopicSpec {
+export function eventsTopicSpec(topic: string, env: { BODY_LIMIT_BYTES: number; KAFKA_BATCH_MAX_BYTES?: number }): TopicCreationSpec {
   return {
     topic,
     numPartitions: TOPICS.events.partitions,
@@ -21,7 +27,7 @@ export function eventsTopicSpec(topic: string, env: { BODY_LIMIT_BYTES: number; 
   };
 }
 
-export function eventsDeadLetterTopicSpec(topic: string, env: { BODY_LIMIT_BYTES: number }): TopicSpec {
+export function eventsDeadLetterTopicSpec(topic: string, env: { BODY_LIMIT_BYTES: number }): TopicCreationSpec {
   return {
     topic,
     numPartitions: TOPICS.eventsDeadLetter.partitions,
