@@ -3,7 +3,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { envelope, readTopic, request, TEST_DATABASE_URL, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
-import { httpReceiver, smtpReceiver } from './receivers.ts';
+import { httpReceiver, smtpReceiver, type Reply } from './receivers.ts';
 
 type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
 type Project = Awaited<ReturnType<Pipeline['provision']>>;
@@ -14,15 +14,18 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
   let receiver: Awaited<ReturnType<typeof httpReceiver>>;
   let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
   // Per path: how the receiver answers the n-th request.
-  const answers = new Map<string, (n: number) => { status: number; headers?: Record<string, string> }>();
+  const answers = new Map<string, (n: number) => Reply | Promise<Reply>>();
   const db = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+
+  // Short timeout and lease so the slow-target and crash-window cases take seconds (the lease outlives a send).
+  const notificationEnv = (retryForMs: string) => ({ SMTP_URL: smtp.url, NOTIFY_RETRY_FOR_MS: retryForMs, NOTIFY_TIMEOUT_MS: '1500', NOTIFY_LEASE_MS: '3000' });
 
   beforeAll(async () => {
     receiver = await httpReceiver((r, n) => answers.get(r.path)?.(n) ?? { status: 200 });
     smtp = await smtpReceiver();
     pipeline = await startPipeline({ NOTIFY_SEND_TIMEOUT_MS: '5000' });
     await pipeline.startRuleEngine();
-    notification = await pipeline.startNotification({ SMTP_URL: smtp.url, NOTIFY_RETRY_FOR_MS: '3000' });
+    notification = await pipeline.startNotification(notificationEnv('3000'));
   }, 180_000);
   afterAll(async () => {
     await pipeline?.stop();
@@ -163,6 +166,54 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     expect(letters.find((l) => l.delivery_id === down.id)).toMatchObject({ last_error: 'HTTP 503', attempts: down.attempts });
   });
 
+  it('the owner updates a service (a webhook keeps its secret unless given a new one) and deletes it', async () => {
+    const project = await pipeline.provision();
+    const hook = await createService(project, 'webhook', { url: `${receiver.url}/before-${project.projectKey}` });
+    const secret = hook.config.secret as string;
+    const renamed = await api(project, `/notifications/${hook.id}`, { method: 'PUT', body: { name: 'renamed', config: { url: `${receiver.url}/after-${project.projectKey}` } } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data).toMatchObject({ id: hook.id, name: 'renamed', type: 'webhook', config: { url: `${receiver.url}/after-${project.projectKey}` } });
+    expect(renamed.body.data.config.secret).toContain('••••');
+    expect((await api(project, `/notifications/${hook.id}/send`, { body: {} })).body.data).toMatchObject({ status: 'delivered' });
+    const sent = receiver.received.find((r) => r.path === `/after-${project.projectKey}`)!;
+    expect(() => new Webhook(secret).verify(sent.body, sent.headers as Record<string, string>)).not.toThrow();
+
+    const retyped = await api(project, `/notifications/${hook.id}`, { method: 'PUT', body: { type: 'slack' } });
+    expect(retyped.status).toBe(400);
+    expect(Object.keys(retyped.body.error.details)).toEqual(['config']);
+    expect((await api(project, `/notifications/${hook.id}`, { method: 'PUT', body: {} })).status).toBe(400);
+    expect((await api(project, `/notifications/${hook.id}`, { method: 'PUT', body: { config: { url: 'ftp://nope' } } })).status).toBe(400);
+
+    const deleted = await api(project, `/notifications/${hook.id}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    expect((await api(project, '/notifications')).body.data).toEqual([]);
+    expect((await api(project, `/notifications/${hook.id}/deliveries`)).status).toBe(404);
+    expect((await api(project, `/notifications/${hook.id}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('a 408 and a target slower than the timeout are tried again, then delivered', async () => {
+    const project = await pipeline.provision();
+    const path = (name: string) => `/${name}-${project.projectKey}`;
+    answers.set(path('timeout408'), (n) => ({ status: n === 1 ? 408 : 200 }));
+    // The first answer comes after NOTIFY_TIMEOUT_MS (1.5 s): by then the sender has given up on it.
+    answers.set(path('slow'), async (n) => {
+      if (n === 1) await new Promise((r) => setTimeout(r, 2500));
+      return { status: 200 };
+    });
+    const ids: Record<string, number> = {};
+    for (const name of ['timeout408', 'slow']) ids[name] = (await createService(project, 'webhook', { url: `${receiver.url}${path(name)}` })).id;
+    const first408 = (await api(project, `/notifications/${ids.timeout408}/send`, { body: {} })).body.data;
+    expect(first408).toMatchObject({ status: 'pending', attempts: 1, response_status: 408 });
+    const firstSlow = (await api(project, `/notifications/${ids.slow}/send`, { body: {} })).body.data;
+    expect(firstSlow).toMatchObject({ status: 'pending', attempts: 1, response_status: null });
+    const afterTimeout = (await deliveries(project, ids.slow!))[0]!;
+    if (afterTimeout.status !== 'delivered') expect(afterTimeout.last_error).toBe('no answer within 1500 ms');
+    for (const name of ['timeout408', 'slow']) {
+      await waitFor(async () => (await deliveries(project, ids[name]!))[0]!.status === 'delivered', { timeoutMs: 15000, what: `${name} delivered` });
+      expect((await deliveries(project, ids[name]!))[0]!.attempts, name).toBe(2);
+    }
+  });
+
   it('refuses private, link-local and metadata targets (SSRF) even with loopback allowed', async () => {
     const project = await pipeline.provision();
     for (const url of ['http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/hook', 'http://[fd00::1]/hook']) {
@@ -185,7 +236,7 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     }
     await notification.kill('SIGKILL');
     failing = false;
-    notification = await pipeline.startNotification({ SMTP_URL: smtp.url, NOTIFY_RETRY_FOR_MS: '60000' });
+    notification = await pipeline.startNotification(notificationEnv('60000'));
     await waitFor(async () => (await deliveries(project, service.id)).every((d) => d.status === 'delivered'), { timeoutMs: 45000, what: 'all ten delivered' });
     const log = await deliveries(project, service.id);
     expect(log).toHaveLength(10);
@@ -197,5 +248,34 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
       expect(times, d.id).toBeLessThanOrEqual(2);
     }
     expect(accepted.length).toBeLessThanOrEqual(11);
+  }, 120_000);
+  it('killed after a send but before its record: sent once more with the same webhook-id, and never again once delivered', async () => {
+    const project = await pipeline.provision();
+    const path = `/post-send-${project.projectKey}`;
+    let arrived = false;
+    let answerFirst!: () => void;
+    const firstHeld = new Promise<void>((r) => (answerFirst = r));
+    answers.set(path, async (n) => {
+      if (n === 1) {
+        arrived = true;
+        await firstHeld; // the target got it; its 200 goes out only after the sender died
+      }
+      return { status: 200 };
+    });
+    const service = await createService(project, 'webhook', { url: `${receiver.url}${path}` });
+    const sending = api(project, `/notifications/${service.id}/send_message`, { body: { subject: 'once', body: 'b' } });
+    await waitFor(() => arrived, { timeoutMs: 10000, what: 'the first send to reach the target' });
+    await notification.kill('SIGKILL');
+    answerFirst();
+    expect((await sending).body.data.status).toBe('pending');
+    notification = await pipeline.startNotification(notificationEnv('60000'));
+    await waitFor(async () => (await deliveries(project, service.id))[0]?.status === 'delivered', { timeoutMs: 30000, what: 'the delivery recorded after the restart' });
+    const [delivery] = await deliveries(project, service.id);
+    // A later message to the same target is delivered after it: nothing is left to send the first one a third time.
+    expect((await api(project, `/notifications/${service.id}/send_message`, { body: { subject: 'later', body: 'b' } })).body.data.status).toBe('delivered');
+    const got = receiver.received.filter((r) => r.path === path);
+    expect(got).toHaveLength(3);
+    expect(got.slice(0, 2).map((r) => r.headers['webhook-id'])).toEqual([delivery!.id, delivery!.id]);
+    expect(got[2]!.headers['webhook-id']).not.toBe(delivery!.id);
   }, 120_000);
 });

@@ -11,8 +11,16 @@ export interface Received {
   status?: number;
 }
 
-/** A local HTTP receiver (webhook and Slack): records every request; `answer` decides each reply. */
-export async function httpReceiver(answer: (r: Received, count: number) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 })) {
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A local HTTP receiver (webhook and Slack): records every request; `answer`
+ * decides each reply, and may hold it (a slow target, or one whose caller dies first).
+ */
+export async function httpReceiver(answer: (r: Received, count: number) => Reply | Promise<Reply> = () => ({ status: 200 })) {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -20,9 +28,10 @@ export async function httpReceiver(answer: (r: Received, count: number) => { sta
     req.on('end', () => {
       const r: Received = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() };
       received.push(r);
-      const reply = answer(r, received.filter((x) => x.path === r.path).length);
-      (r as Received).status = reply.status;
-      res.writeHead(reply.status, reply.headers).end('ok');
+      void Promise.resolve(answer(r, received.filter((x) => x.path === r.path).length)).then((reply) => {
+        r.status = reply.status;
+        if (!res.destroyed) res.writeHead(reply.status, reply.headers).end('ok');
+      });
     });
   });
   server.listen(0, '127.0.0.1');
