@@ -27,6 +27,12 @@ const RULES = [
   { name: 'deploys', rule: { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } } },
   { name: 'up', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' } } },
   { name: 'low values', rule: { filter: { type: 'metric', attributes: { value: { lt: 50 } } }, evaluation: { kind: 'threshold', attribute: 'value', warning: 20, critical: 40 } } },
+  // Windows hold every event they counted: one applied twice (or lost) shows in their values.
+  { name: 'metric count', rule: { filter: { type: 'metric' }, evaluation: { kind: 'window', aggregate: 'count', window: '1h', warning: 50, critical: 100 } } },
+  { name: 'metric sum', rule: { filter: { type: 'metric' }, evaluation: { kind: 'window', aggregate: 'sum', attribute: 'value', window: '1h', warning: 2000, critical: 5000 } } },
+  { name: 'metric max', rule: { filter: { type: 'metric' }, evaluation: { kind: 'window', aggregate: 'max', attribute: 'value', window: '1h', warning: 90, critical: 98 } } },
+  // Damping and staleness state survives the crash too (none of them comes due during the test).
+  { name: 'damped up', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' }, pending: '1h', recovery: '1h', stale_after: '1h' } },
 ];
 
 function eventNumber(n: number): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from '@pulseboard/test-kit';
+import { envelope, readTopic, request } from '@pulseboard/test-kit';
 import type { ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 
@@ -72,6 +72,16 @@ describe('webhooks wait for the rule engine: tiles_affected with two gateways an
     expect(late.body).toMatchObject({ status: 'accepted' });
     expect(late.body.tiles_affected).toBeUndefined();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    // /ingest never waits for the engine: 201 with none running, inside the bound, and its
+    // event does not ask for an outcome (the webhook's does).
+    const ingestStarted = Date.now();
+    const ingested = await request(`${second}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'infrastructure', name: 'no tile', timestamp: new Date().toISOString() }) });
+    expect(ingested.status).toBe(201);
+    expect(ingested.body).toMatchObject({ status: 'accepted' });
+    expect(Date.now() - ingestStarted).toBeLessThan(1900);
+    const headersOf = async (id: string) => (await readTopic(pipeline.env.TOPIC_EVENTS!)).find((m) => m.headers['pb-event-id'] === id)!.headers;
+    expect((await headersOf(String(ingested.body.event_id)))['pb-outcome-wanted']).toBeUndefined();
+    expect((await headersOf(late.body.event_id.slice('evt_'.length)))['pb-outcome-wanted']).toBe('1');
     await pipeline.startRuleEngine();
     const tiles = (await request(`${pipeline.url}/api/v1/tiles?project_key=${project.projectKey}`, { token: project.userToken })).body.data as { id: number; name: string }[];
     const cpu = tiles.find((t) => t.name === 'cpu')!;

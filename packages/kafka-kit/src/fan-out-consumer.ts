@@ -41,8 +41,9 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
     sessionTimeout: options.sessionTimeoutMs ?? 10_000,
     heartbeatInterval: 1000,
     allowAutoTopicCreation: false,
-    // A fan-out reader wants each message at once, not a fuller fetch later.
-    maxWaitTimeInMs: 100,
+    // The broker answers a fetch as soon as one byte is there (minBytes 1), so this only
+    // bounds an idle fetch: short enough for a quick stop, long enough not to poll.
+    maxWaitTimeInMs: 500,
   });
   let joined = false;
   let isReady = false;

@@ -55,14 +55,13 @@ export interface Submission {
  */
 export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Accepted> {
   const nowMs = deps.now();
-  const outsideWindow = (p: ProjectAuth) => timestampWindowDetails(s.events, p.retentionDays, nowMs, s.batch === true);
-  const details = s.details ?? outsideWindow(s.project);
+  const details = s.details ?? timestampWindowDetails(s.events, s.project.retentionDays, nowMs, s.batch === true);
   const { project, decision } = await admit(deps, s.project, { apiKey: s.apiKey, events: s.events.length, consume: details === null });
   s.onDecided?.(project, decision);
   if (decision.kind !== 'allowed') throw limitError(decision);
   if (details !== null) throw new PulseboardError('validation_error', { details });
   // The limiter found the cached project stale and re-read it: its retention may have just changed.
-  const recheck = project.retentionDays === s.project.retentionDays ? null : outsideWindow(project);
+  const recheck = project.retentionDays === s.project.retentionDays ? null : timestampWindowDetails(s.events, project.retentionDays, nowMs, s.batch === true);
   if (recheck !== null) {
     await deps.limiter.refund(project, s.events.length, decision.windows).catch(() => undefined);
     throw new PulseboardError('validation_error', { details: recheck });

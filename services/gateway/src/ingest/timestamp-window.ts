@@ -9,11 +9,11 @@ import { timestampWindowProblem, type ValidationDetails } from '@pulseboard/cont
  */
 export function timestampWindowDetails(events: readonly unknown[], retentionDays: number, nowMs: number, batch: boolean): ValidationDetails | null {
   let details: ValidationDetails | null = null;
-  events.forEach((event, i) => {
-    const timestamp = (event as { timestamp?: unknown }).timestamp;
-    if (typeof timestamp !== 'string') return;
+  for (let i = 0; i < events.length; i++) {
+    const timestamp = (events[i] as { timestamp?: unknown }).timestamp;
+    if (typeof timestamp !== 'string') continue;
     const problem = timestampWindowProblem(timestamp, retentionDays, nowMs);
     if (problem !== undefined) (details ??= {})[batch ? `events[${i}].timestamp` : 'timestamp'] = [problem];
-  });
+  }
   return details;
 }
