@@ -35,6 +35,7 @@ import { runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { freePort, provisionProject, spawnService, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest } from '../shared/ingest-driver.ts';
 import { JsonPoster } from '../shared/http-client.ts';
+import { scrapeEngine, stageLines } from './stages.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -74,6 +75,7 @@ const env = {
   DEFAULT_ACCOUNT_HOURLY_LIMIT: '1000000000',
   RULE_ENGINE_GROUP_ID: `bench-rules-${run}`,
   RULE_ENGINE_HTTP_PORT: '0',
+  ...(process.env.BENCH_ENGINE_CONCURRENCY ? { RULE_ENGINE_PARTITIONS_CONCURRENTLY: process.env.BENCH_ENGINE_CONCURRENCY } : {}),
 };
 
 /**
@@ -192,7 +194,9 @@ async function main(): Promise<void> {
     const engineStart = performance.now();
     const profiles = join(tmpdir(), 'pulseboard-rules-profiles');
     if (args.profile) log(`engine CPU profile goes to ${profiles}`);
-    processes.push(await spawnService('rule-engine', env, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] }));
+    const enginePort = await freePort();
+    processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: String(enginePort), RULE_ENGINE_HTTP_HOST: '127.0.0.1' }, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] }));
+    const engineUrl = `http://127.0.0.1:${enginePort}`;
     const applied = async () => Number((await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND next_offset > 0', [env.RULE_ENGINE_GROUP_ID])).rows[0].n);
     while ((await applied()) < EVENTS) await new Promise((r) => setTimeout(r, 50));
     const engineRate = EVENTS / ((performance.now() - engineStart) / 1000);
@@ -222,6 +226,7 @@ async function main(): Promise<void> {
       },
     });
     await reader.whenReady();
+    const stagesBefore = await scrapeEngine(engineUrl);
     const started = performance.now();
     const steady = await driveIngest(url, RATE, SECONDS, (n) => {
       const project = projects[n % PROJECTS]!;
@@ -245,7 +250,10 @@ async function main(): Promise<void> {
     }
     const latencies = [...acknowledged].flatMap(([id, at]) => (arrived.has(id) ? [arrived.get(id)! - at] : [])).sort((a, b) => a - b);
     const achieved = total / sendSeconds;
+    const stagesAfter = await scrapeEngine(engineUrl);
     log(`steady ${RATE}/s for ${SECONDS} s through /ingest (achieved ~${Math.round(Math.min(RATE, achieved))}/s): ingest-201 to tile-change p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms over ${latencies.length} changes, ${pendingChanges()} events without a change (target p99 <= 50 ms)`);
+    log('  where the time goes (the engine\'s stage histograms over the steady phase):');
+    for (const line of stageLines(stagesBefore, stagesAfter)) log(line);
 
     // Phase 3: /api/v1/webhooks waits for the engine's outcome (tiles_affected), 64 connections, closed loop.
     const hooks: number[] = [];

@@ -153,7 +153,8 @@ export interface OutboxRelayOptions {
   /** A sweep for rows nobody announced (a crashed owner's): this often. */
   sweepIntervalMs?: number;
   batchSize?: number;
-  onRelayed?: (messages: number) => void;
+  /** After each round of a source: messages sent, and seconds from its read to its acknowledgement. */
+  onRelayed?: (messages: number, seconds: number) => void;
 }
 
 /**
@@ -207,19 +208,23 @@ export class OutboxRelay {
     return this.running;
   }
 
+  /** The sources side by side (they hold different messages; each keeps its own order), each drained in order. */
   private async drain(): Promise<void> {
+    await Promise.all(this.options.sources.map((source) => this.drainSource(source)));
+  }
+
+  private async drainSource(source: RelaySource): Promise<void> {
     const limit = this.options.batchSize ?? 1000;
-    for (const source of this.options.sources) {
-      for (;;) {
-        const partitions = this.options.partitions();
-        if (partitions.length === 0) return;
-        const batch = await source.next(partitions, limit);
-        if (batch === undefined) break;
-        await this.send(batch.messages);
-        await batch.acknowledge();
-        this.options.onRelayed?.(batch.messages.length);
-        if (batch.messages.length < limit) break;
-      }
+    for (;;) {
+      const partitions = this.options.partitions();
+      if (partitions.length === 0) return;
+      const started = performance.now();
+      const batch = await source.next(partitions, limit);
+      if (batch === undefined) return;
+      await this.send(batch.messages);
+      await batch.acknowledge();
+      this.options.onRelayed?.(batch.messages.length, (performance.now() - started) / 1000);
+      if (batch.messages.length < limit) return;
     }
   }
 

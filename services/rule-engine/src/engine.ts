@@ -89,6 +89,10 @@ export class RuleEngine {
     const memory = this.memory.get(claim.partition);
     if (memory === undefined) throw Object.assign(new Error('partition memory missing'), { retryable: true });
     const now = this.deps.clock();
+    const started = performance.now();
+    // Wall-clock time, not the engine clock: how long the oldest event took to get here.
+    const receivedMs = Date.parse(messages[0]?.value.received_at ?? '');
+    if (!Number.isNaN(receivedMs)) this.deps.metrics.batchWaited(Math.max(0, Date.now() - receivedMs) / 1000);
     const set = new ChangeSet();
     const loaded = new Map<string, Map<number, StoredState>>();
     for (const message of messages) {
@@ -112,7 +116,13 @@ export class RuleEngine {
       if (message.raw.headers?.[OUTCOME_WANTED_HEADER] !== undefined) set.outcome(event.project_key, event.id, affected);
     }
     await set.write(tx, claim.partition, memory.stream, this.deps.topics);
-    return { outcomes: messages.map(() => OK), committed: () => this.commit(memory, set) };
+    return {
+      outcomes: messages.map(() => OK),
+      committed: () => {
+        this.deps.metrics.batchApplied((performance.now() - started) / 1000);
+        this.commit(memory, set);
+      },
+    };
   };
 
   /** Publishes a committed change set to memory and timers. */

@@ -3,7 +3,10 @@ import { commonEnvProperties, loadEnv, type EnvOf } from '@pulseboard/config';
 const properties = {
   ...commonEnvProperties,
   RULE_ENGINE_GROUP_ID: { type: 'string', minLength: 1, default: 'pulseboard-rule-engine' },
-  RULE_ENGINE_PARTITIONS_CONCURRENTLY: { type: 'integer', minimum: 1, default: 3 },
+  // Batches of one fetch applied side by side, each in its own transaction: one per partition of the
+  // events topic (6), so a fetch waits for one batch, not for several in turn (bench:rules: the wait
+  // before evaluation fell from 34 to 25 ms mean at 2,000 events/s). Needs as many pool connections, plus the relay's.
+  RULE_ENGINE_PARTITIONS_CONCURRENTLY: { type: 'integer', minimum: 1, default: 6 },
   // How long a crashed engine keeps its partitions before the group moves them.
   RULE_ENGINE_SESSION_TIMEOUT_MS: { type: 'integer', minimum: 6000, default: 30000 },
   // How often the cached rules are compared with the tiles table: the bound on a rule change's delay.

@@ -1,12 +1,19 @@
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface EngineMetrics {
   registry: Registry;
   evaluated(tilesAffected: number): void;
   changes(count: number): void;
   dropped(): void;
-  relayed(count: number): void;
+  /** A batch's oldest event: seconds from the gateway's receipt to the start of its evaluation (Kafka and the fetch loop). */
+  batchWaited(seconds: number): void;
+  /** A batch from the start of its evaluation to its commit (state, history, outbox, offsets). */
+  batchApplied(seconds: number): void;
+  relayed(count: number, seconds: number): void;
 }
+
+// Latency stages of one event on its way to a tile change, from 1 ms to 5 s.
+const STAGE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 export function createEngineMetrics(): EngineMetrics {
   const registry = new Registry();
@@ -16,6 +23,9 @@ export function createEngineMetrics(): EngineMetrics {
   const changes = new Counter({ name: 'rule_engine_tile_changes_total', help: 'Tile state changes written (events, time and rule changes)', registers: [registry] });
   const dropped = new Counter({ name: 'rule_engine_messages_dropped_total', help: 'Messages skipped: undecodable, or failing for a reason a retry cannot fix', registers: [registry] });
   const relayed = new Counter({ name: 'rule_engine_outbox_relayed_total', help: 'Outbox messages sent to Kafka', registers: [registry] });
+  const waited = new Histogram({ name: 'rule_engine_batch_wait_seconds', help: "A batch's oldest event, from the gateway's receipt to the start of evaluation", buckets: STAGE_BUCKETS, registers: [registry] });
+  const applied = new Histogram({ name: 'rule_engine_batch_apply_seconds', help: 'A batch from the start of evaluation to its commit', buckets: STAGE_BUCKETS, registers: [registry] });
+  const relaying = new Histogram({ name: 'rule_engine_relay_send_seconds', help: 'One relay round: read outbox or history rows, send them, mark them sent', buckets: STAGE_BUCKETS, registers: [registry] });
   return {
     registry,
     evaluated: (n) => {
@@ -24,6 +34,11 @@ export function createEngineMetrics(): EngineMetrics {
     },
     changes: (n) => changes.inc(n),
     dropped: () => dropped.inc(),
-    relayed: (n) => relayed.inc(n),
+    batchWaited: (seconds) => waited.observe(seconds),
+    batchApplied: (seconds) => applied.observe(seconds),
+    relayed: (n, seconds) => {
+      relayed.inc(n);
+      relaying.observe(seconds);
+    },
   };
 }

@@ -53,7 +53,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     logger,
     sources: [outboxSource(pool, OUTBOX_TABLE), historySource(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS, tileChangesTopic: env.TOPIC_TILE_CHANGES })],
     partitions: () => claimed(),
-    onRelayed: (n) => metrics.relayed(n),
+    onRelayed: (n, seconds) => metrics.relayed(n, seconds),
   });
   const engine = new RuleEngine({
     logger,
