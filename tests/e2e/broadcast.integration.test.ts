@@ -29,7 +29,7 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     await pipeline?.stop();
   });
 
-  const open = async (base: string, options: { headerToken?: string } = {}) => {
+  const open = async (base: string, options: { headerToken?: string; autoPong?: boolean } = {}) => {
     const socket = await TestSocket.open(base, options);
     sockets.push(socket);
     return socket;
@@ -138,6 +138,25 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     const at = Date.now();
     expect((await socket.waitClosed(3000)).code).toBe(BROADCAST_CLOSE.credentialRevoked);
     expect(Date.now() - at).toBeLessThan(1000);
+  });
+
+  it('closes a socket that does not authenticate in time with 4002, and drops a peer that stops answering pings', async () => {
+    const strict = await pipeline.startBroadcast({ BROADCAST_AUTH_TIMEOUT_MS: '300', BROADCAST_HEARTBEAT_MS: '300' });
+    const { project } = await projectWithTile();
+    const silent = await open(strict.url);
+    expect((await silent.waitClosed(5000)).code).toBe(BROADCAST_CLOSE.authTimeout);
+
+    const alive = await open(strict.url, { headerToken: project.apiKey });
+    const dead = await open(strict.url, { headerToken: project.apiKey, autoPong: false });
+    await alive.next((m) => m.type === 'ready');
+    await dead.next((m) => m.type === 'ready');
+    // Terminated, not closed with a code: the peer is presumed gone.
+    expect((await dead.waitClosed(5000)).code).toBe(1006);
+    // The peer that answers every ping stays, and still gets changes.
+    expect(alive.closed).toBeUndefined();
+    expect(await subscribed(alive, project.projectKey)).toMatchObject({ type: 'subscribed', project: project.projectKey });
+    const eventId = await cpu(project, 99);
+    expect(await alive.next((m) => m.type === 'change' && m.change.event_id === eventId)).toMatchObject({ change: { status: 'critical' } });
   });
 
   it("closes a deleted user's connections within a second", async () => {

@@ -11,9 +11,16 @@ export class TestSocket {
     ws.on('close', (code, reason) => (this.closed = { code, reason: reason.toString() }));
   }
 
-  /** Connects to `<base>/ws`; with `headerToken` the credential goes in the upgrade's Authorization header. */
-  static async open(base: string, options: { headerToken?: string } = {}): Promise<TestSocket> {
-    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`, options.headerToken === undefined ? {} : { headers: { authorization: `Bearer ${options.headerToken}` } });
+  /**
+   * Connects to `<base>/ws`; with `headerToken` the credential goes in the
+   * upgrade's Authorization header. `autoPong: false` makes a peer that never
+   * answers the server's pings (one whose network went away).
+   */
+  static async open(base: string, options: { headerToken?: string; autoPong?: boolean } = {}): Promise<TestSocket> {
+    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`, {
+      autoPong: options.autoPong ?? true,
+      ...(options.headerToken === undefined ? {} : { headers: { authorization: `Bearer ${options.headerToken}` } }),
+    });
     const socket = new TestSocket(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
