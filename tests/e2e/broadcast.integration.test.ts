@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROADCAST_CLOSE } from '@pulseboard/contracts';
 import { envelope, request, TEST_ADMIN_TOKEN, waitFor } from '@pulseboard/test-kit';
@@ -7,6 +10,7 @@ import { TestSocket } from './ws-client.ts';
 type Pipeline = Awaited<ReturnType<typeof startPipeline>>;
 type Project = Awaited<ReturnType<Pipeline['provision']>>;
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CPU_RULE = { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } };
 
 describe('broadcast: live tile changes over WebSocket, from the rule engine through Kafka (CONTRACT Real-time broadcast)', () => {
@@ -157,6 +161,34 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     expect(await subscribed(alive, project.projectKey)).toMatchObject({ type: 'subscribed', project: project.projectKey });
     const eventId = await cpu(project, 99);
     expect(await alive.next((m) => m.type === 'change' && m.change.event_id === eventId)).toMatchObject({ change: { status: 'critical' } });
+  });
+
+  it('the example client prints live changes, and gives up (exit 1) on a refused credential instead of retrying forever', async () => {
+    const { project } = await projectWithTile('Example');
+    const example = (token: string) =>
+      spawn(process.execPath, ['--import', 'tsx', 'services/broadcast/examples/client.ts', `${broadcast.replace(/^http/, 'ws')}/ws`, project.projectKey], {
+        cwd: ROOT,
+        env: { ...process.env, PULSEBOARD_TOKEN: token },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    const refused = example('evk_not-a-key');
+    let refusedErr = '';
+    refused.stderr!.on('data', (c: Buffer) => (refusedErr += c.toString()));
+    const [code] = (await once(refused, 'exit')) as [number];
+    expect(code).toBe(1);
+    expect(refusedErr).toContain('credential refused (HTTP 401)');
+
+    const client = example(project.apiKey);
+    let out = '';
+    client.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      // Subscribed (its snapshot printed) before the change, so the change arrives live.
+      await waitFor(() => out.includes('Example: unknown'), { timeoutMs: 15000, what: 'the example client to print its snapshot' });
+      await cpu(project, 97);
+      await waitFor(() => /Example: unknown -> critical \(97\) v1/.test(out), { timeoutMs: 10000, what: 'the example client to print the change' });
+    } finally {
+      client.kill('SIGTERM');
+    }
   });
 
   it("closes a deleted user's connections within a second", async () => {

@@ -51,13 +51,14 @@ export class ClientConnection implements Subscriber {
   }
 
   /** Sends unless the client is too slow: past the bound it is closed instead of buffered without limit. */
-  send(text: string): void {
+  send(text: string | Buffer): void {
     if (this.closed) return;
     if (this.ws.bufferedAmount > this.deps.env.BROADCAST_MAX_BUFFERED_BYTES) {
       this.close(BROADCAST_CLOSE.slowConsumer, 'slow consumer', 'slow_consumer');
       return;
     }
-    this.ws.send(text);
+    // Every message of the protocol is JSON text: a text frame, also when handed over as bytes.
+    this.ws.send(text, { binary: false });
     this.deps.metrics.messagesSent.inc();
   }
 

@@ -1,8 +1,9 @@
-/** What the hub hands a connection: one change, its frame built once for every client. */
+/** What the hub hands a connection: one change, its frame built and UTF-8 encoded once for every client. */
 export interface ChangeFrame {
   projectKey: string;
   position: number;
-  frame: string;
+  /** The message's bytes, sent as a text frame as they are (ws neither copies nor re-encodes a Buffer). */
+  frame: Buffer;
 }
 
 export interface Subscriber {
@@ -12,8 +13,8 @@ export interface Subscriber {
 /**
  * The subscribers of each project. A change from Kafka is wrapped into its
  * message text once (`{"type":"change","change":<the message's own bytes>}`)
- * and that same string goes to every subscriber: serialised once per change,
- * not once per client.
+ * and UTF-8 bytes once, and those same bytes go to every subscriber:
+ * serialised and encoded once per change, not once per client.
  */
 export class Hub {
   private readonly byProject = new Map<string, Set<Subscriber>>();
@@ -34,7 +35,7 @@ export class Hub {
   publish(projectKey: string, position: number, raw: string): number {
     const set = this.byProject.get(projectKey);
     if (set === undefined) return 0;
-    const change: ChangeFrame = { projectKey, position, frame: `{"type":"change","change":${raw}}` };
+    const change: ChangeFrame = { projectKey, position, frame: Buffer.from(`{"type":"change","change":${raw}}`, 'utf8') };
     for (const subscriber of set) subscriber.deliver(change);
     return set.size;
   }
@@ -42,5 +43,5 @@ export class Hub {
 
 /** The frame of a change read from the history (catch-up): the same text a live change gets. */
 export function changeFrame(change: { project_key: string; position: number }): ChangeFrame {
-  return { projectKey: change.project_key, position: change.position, frame: `{"type":"change","change":${JSON.stringify(change)}}` };
+  return { projectKey: change.project_key, position: change.position, frame: Buffer.from(`{"type":"change","change":${JSON.stringify(change)}}`, 'utf8') };
 }
