@@ -191,6 +191,17 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     }
   });
 
+  it("a user's connection may subscribe to a project its account created after it connected", async () => {
+    const { project } = await projectWithTile();
+    const socket = await open(broadcast, { headerToken: project.userToken });
+    const ready = await socket.next((m) => m.type === 'ready');
+    const laterKey = `${project.projectKey}-later`;
+    const created = await request(`${pipeline.url}/api/v1/admin/accounts/${project.accountId}/projects`, { token: TEST_ADMIN_TOKEN, body: { project_key: laterKey, name: 'Later' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(ready.projects.map((p: { project_key: string }) => p.project_key)).not.toContain(laterKey);
+    expect(await subscribed(socket, laterKey)).toMatchObject({ type: 'subscribed', project: laterKey });
+  });
+
   it("closes a deleted user's connections within a second", async () => {
     const { project } = await projectWithTile();
     const socket = await open(broadcast, { headerToken: project.userToken });

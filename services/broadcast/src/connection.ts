@@ -5,7 +5,7 @@ import { BROADCAST_CLOSE, type BroadcastClientMessage } from '@pulseboard/contra
 import type { BroadcastEnv } from './env.ts';
 import { changeFrame, type ChangeFrame, type Hub, type Subscriber } from './hub.ts';
 import type { BroadcastMetrics } from './metrics.ts';
-import { catchUp, type Principal } from './repository.ts';
+import { accountProjects, catchUp, type Principal } from './repository.ts';
 
 export interface ConnectionDeps {
   env: BroadcastEnv;
@@ -101,8 +101,12 @@ export class ClientConnection implements Subscriber {
   }
 
   private async subscribe(project: string, since: number | undefined): Promise<void> {
+    const principal = this.principal!;
+    const sees = () => principal.projects.some((p) => p.project_key === project);
+    // A user's account may have gained the project since the connection began: its list is read again before a refusal.
+    if (!sees() && principal.kind === 'user') principal.projects = await accountProjects(this.deps.pool, principal.accountId);
     // A project this client may not see looks exactly like one that does not exist.
-    if (!this.principal!.projects.some((p) => p.project_key === project)) return this.error('project_not_found', `no project ${project} for this credential`, project);
+    if (!sees()) return this.error('project_not_found', `no project ${project} for this credential`, project);
     if (this.subscriptions.has(project)) return this.error('already_subscribed', `already subscribed to ${project}`, project);
     if (this.subscriptions.size >= this.deps.env.BROADCAST_MAX_SUBSCRIPTIONS) return this.error('too_many_subscriptions', `at most ${this.deps.env.BROADCAST_MAX_SUBSCRIPTIONS} projects per connection`, project);
     const sub: Subscription = { project, position: since ?? 0, held: [] };
