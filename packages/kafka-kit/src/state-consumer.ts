@@ -65,6 +65,8 @@ export interface StateConsumerOptions<T> {
   heartbeatIntervalMs?: number;
   maxBytesPerPartition?: number;
   maxBackoffMs?: number;
+  /** How often, at most, a partition's offset is also committed to Kafka (lag monitoring); default 1 s. */
+  kafkaCommitIntervalMs?: number;
 }
 
 export interface RunningStateConsumer {
@@ -98,6 +100,10 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   const retryable = options.isRetryable ?? isTransient;
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
   const claims = new Map<number, PartitionClaim>();
+  const kafkaCommitIntervalMs = options.kafkaCommitIntervalMs ?? 1000;
+  const kafkaCommittedAt = new Map<number, number>();
+  /** Stored offsets not yet committed to Kafka, per partition. */
+  const uncommitted = new Map<number, string>();
   const locks = new PartitionLocks();
   /** Partitions sought back to their stored offset, and to which: a second seek to the same offset would loop. */
   const soughtBack = new Map<number, bigint>();
@@ -112,10 +118,25 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   });
 
   const release = (partition: number) => {
+    uncommitted.delete(partition);
     if (!claims.delete(partition)) return;
     logger.info({ event: 'partition_released', topic, partition });
     options.onRelease?.(partition);
   };
+
+  async function commitToKafka(partitions: number[]): Promise<void> {
+    const offsets = partitions.flatMap((partition) => {
+      const offset = uncommitted.get(partition);
+      if (offset === undefined) return [];
+      uncommitted.delete(partition);
+      kafkaCommittedAt.set(partition, Date.now());
+      return [{ topic, partition, offset }];
+    });
+    if (offsets.length === 0) return;
+    await consumer.commitOffsets(offsets).catch((error: unknown) => logger.warn({ event: 'kafka_commit_failed', topic, partitions: offsets.map((o) => o.partition), err: error }));
+  }
+  const commitTimer = setInterval(() => void commitToKafka([...uncommitted.keys()]), kafkaCommitIntervalMs);
+  commitTimer.unref();
 
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
     const assigned = new Set(payload.memberAssignment[topic] ?? []);
@@ -171,7 +192,16 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
    */
   async function applyOnce(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint, letters: readonly DeadLetter[]): Promise<StateBatchResult> {
     return inTransaction(async (tx) => {
-      if (!(await holdsClaim(tx, current))) throw new Fenced();
+      // The new offset first, and only under our epoch: one statement both checks the claim and locks
+      // its row for the transaction (a claimer waits for our commit); a rollback undoes it with the rest.
+      const moved = await tx.query(`UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5`, [
+        groupId,
+        topic,
+        current.partition,
+        nextOffset.toString(),
+        current.epoch,
+      ]);
+      if (moved.rowCount !== 1) throw new Fenced();
       const result = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
       if (result.outcomes.length !== messages.length) throw new Error(`handler gave ${result.outcomes.length} outcomes for ${messages.length} messages`);
       if (options.deadLetter !== undefined) {
@@ -179,7 +209,6 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
         result.outcomes.forEach((o, i) => o.kind === 'dead_letter' && parked.push({ message: messages[i]!, code: o.code, reason: o.message }));
         if (parked.length > 0) await sendDeadLetters(options.deadLetter, groupId, logger, parked);
       }
-      await tx.query(`UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3`, [groupId, topic, current.partition, nextOffset.toString()]);
       return result;
     });
   }
@@ -303,8 +332,11 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       });
       if (!isLive()) return;
       resolveOffset(last.offset);
-      // Only for lag monitoring and a fast start: the stored offset is the truth.
-      await consumer.commitOffsets([{ topic, partition, offset: nextOffset.toString() }]).catch((error: unknown) => logger.warn({ event: 'kafka_commit_failed', topic, partition, err: error }));
+      // Only for lag monitoring and a fast start (the stored offset is the truth), so at most once
+      // per interval and partition: a commit round trip per batch would lengthen every fetch cycle.
+      // What is not committed here the timer commits (an idle partition shows no stale lag).
+      uncommitted.set(partition, nextOffset.toString());
+      if (Date.now() - (kafkaCommittedAt.get(partition) ?? 0) >= kafkaCommitIntervalMs) await commitToKafka([partition]);
       await heartbeat().catch(() => undefined);
     },
   });
@@ -334,6 +366,9 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
     stop() {
       stopped ??= (async () => {
         stopping = true;
+        clearInterval(commitTimer);
+        // While still in the group: Kafka's offsets as current as they can be for the next start.
+        await commitToKafka([...uncommitted.keys()]);
         await consumer.stop();
         await consumer.disconnect();
         await locks.idle();

@@ -106,19 +106,23 @@ export interface HistoryWrite {
 }
 
 /**
- * Appends changes to the history and returns their positions, in the order
- * given. Positions are taken from the sequence first (one session takes them
- * in increasing order), so they do not depend on the order RETURNING gives.
+ * Appends changes to the history, in the order given, in one statement:
+ * positions are drawn from the sequence first and the smallest goes to the
+ * first change (matched by number, so nothing depends on the order in which
+ * the rows are produced). One session draws them in increasing order, so a
+ * partition's positions grow with its transactions.
  */
-export async function insertHistory(tx: PoolClient, relayStream: number, writes: readonly HistoryWrite[]): Promise<number[]> {
-  if (writes.length === 0) return [];
-  const { rows } = await tx.query<{ id: number }>("SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, $1) ORDER BY 1", [writes.length]);
-  const ids = rows.map((r) => r.id);
+export async function insertHistory(tx: PoolClient, relayStream: number, writes: readonly HistoryWrite[]): Promise<void> {
+  if (writes.length === 0) return;
   await tx.query(
-    `INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause)
-     SELECT $13, * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[], $9::bigint[], $10::bigint[], $11::timestamptz[], $12::text[])`,
+    `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),
+          numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM drawn)
+     INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause)
+     SELECT $12, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::text[])
+              WITH ORDINALITY AS u(tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, n)
+       JOIN numbered USING (n)`,
     [
-      ids,
       writes.map((w) => w.tileId),
       writes.map((w) => w.projectKey),
       writes.map((w) => w.tileName),
@@ -133,7 +137,6 @@ export async function insertHistory(tx: PoolClient, relayStream: number, writes:
       relayStream,
     ],
   );
-  return ids;
 }
 
 const RELAY_CURSORS_TABLE = 'rule_engine_relay_cursors';
