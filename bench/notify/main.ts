@@ -7,7 +7,10 @@
  * straight to the tile-changes topic, and the same run's bare HTTP POST rate
  * to the same receivers (keep-alive, 32 at a time) as the baseline.
  *
- *   pnpm bench:notify [--rate 1000] [--seconds 15]
+ *   pnpm bench:notify [--rate 1000] [--seconds 15] [--profile]
+ *
+ * --profile: the notification service writes a V8 CPU profile to the system
+ * temp dir on exit (summarise it with bench/ingest/profile-summary.ts).
  *
  * Targets: p99 <= 500 ms; deliveries/s >= 0.3 x the bare POST rate.
  */
@@ -17,12 +20,14 @@ import { once } from 'node:events';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
 import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 
-const { values: args } = parseArgs({ options: { rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '15' } } });
+const { values: args } = parseArgs({ options: { rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '15' }, profile: { type: 'boolean', default: false } } });
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const RECEIVERS = 3;
@@ -51,6 +56,8 @@ const env = {
   // 20,000+ requests in a run (and runs in the same hour): the global and account hourly limits must not refuse them.
   GLOBAL_HOURLY_LIMIT: '1000000000',
   DEFAULT_ACCOUNT_HOURLY_LIMIT: '1000000000',
+  // Tuning to try without editing: BENCH_NOTIFY_ENV='{"NOTIFY_WORKERS":"3"}'.
+  ...(JSON.parse(process.env.BENCH_NOTIFY_ENV ?? '{}') as Record<string, string>),
 };
 
 interface Arrival {
@@ -133,7 +140,9 @@ async function main(): Promise<void> {
     }
     const engineGroup = `bench-notify-engine-${run}`;
     processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_GROUP_ID: engineGroup, RULE_ENGINE_HTTP_PORT: '0' }));
-    processes.push(await spawnService('notification', env));
+    const profiles = join(tmpdir(), 'pulseboard-notify-profiles');
+    if (args.profile) log(`notification CPU profile goes to ${profiles}`);
+    processes.push(await spawnService('notification', env, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] }));
 
     const baseline = await barePostRate(receivers.map((r) => `${r.url}/bare`), 5);
     arrivals.clear();

@@ -22,11 +22,15 @@ export interface DispatcherDeps {
 /**
  * Sends due deliveries, NOTIFY_CONCURRENCY at a time, from the schedule in
  * Postgres: polled every NOTIFY_POLL_MS and woken at once when new ones are
- * written. Each try's result is written before the next claim.
+ * written. A batch's successes are recorded while the next batch is claimed
+ * and sent; a crash before they are recorded sends them once more when
+ * their lease ends (the same webhook-id).
  */
 export class Dispatcher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Results being written, one batch after the other. */
+  private recording: Promise<void> = Promise.resolve();
   private again = false;
   private stopped = false;
 
@@ -68,10 +72,15 @@ export class Dispatcher {
       const delivered: { id: string; responseStatus: number | null }[] = [];
       const requested: NotificationOutcome[] = [];
       await Promise.all(due.map((d) => this.attempt(d, delivered, requested)));
-      // Successes of the batch in one statement; then the outcomes the API waits for.
-      await markDelivered(pool, delivered);
-      for (const outcome of requested) await this.deps.publishOutcome(outcome).catch((error: unknown) => this.deps.logger.warn({ event: 'outcome_not_published', delivery_id: outcome.delivery_id, err: error }));
+      // Successes of the batch in one statement, then the outcomes the API waits for: recorded
+      // behind the next claim instead of before it (still under the lease, so nothing is claimed twice).
+      this.recording = this.recording.then(() => this.record(delivered, requested));
     }
+  }
+
+  private async record(delivered: { id: string; responseStatus: number | null }[], requested: NotificationOutcome[]): Promise<void> {
+    await markDelivered(this.deps.pool, delivered).catch((error: unknown) => this.deps.logger.warn({ event: 'delivered_not_recorded', deliveries: delivered.length, err: error }));
+    for (const outcome of requested) await this.deps.publishOutcome(outcome).catch((error: unknown) => this.deps.logger.warn({ event: 'outcome_not_published', delivery_id: outcome.delivery_id, err: error }));
   }
 
   private async attempt(d: DueDelivery, delivered: { id: string; responseStatus: number | null }[], requested: NotificationOutcome[]): Promise<void> {
@@ -122,5 +131,6 @@ export class Dispatcher {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     await this.running;
+    await this.recording;
   }
 }
