@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { deadLetterHeaders } from '@pulseboard/contracts';
 import { readTopic, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
-import { runBatchConsumer, type RunningConsumer } from './batch-consumer.ts';
+import { runBatchConsumer, type BatchConsumerOptions, type RunningConsumer } from './batch-consumer.ts';
 import { BatchingProducer } from './batching-producer.ts';
 import { ensureTopics } from './client.ts';
 import { OK, type Outcome } from './outcome.ts';
@@ -20,6 +20,13 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     await producer.stop();
   });
 
+  /** A consumer of `topic` in a group of its own (unless given), dead-lettering to `${topic}.dlq`; stopped after the tests. */
+  const consume = async (topic: string, options: Pick<BatchConsumerOptions<string>, 'handle'> & Partial<BatchConsumerOptions<string>>) => {
+    const consumer = await runBatchConsumer<string>({ kafka, logger, groupId: uniqueName('g'), topic, deadLetterTopic: `${topic}.dlq`, deadLetterHeaders, producer, decode, ...options });
+    running.push(consumer);
+    return consumer;
+  };
+
   it('retries retryable failures, dead-letters only the message a bug comes from (with why and where), counts drops', async () => {
     const topic = `${testTopicPrefix()}${uniqueName('batch')}`;
     const dlq = `${topic}.dlq`;
@@ -28,15 +35,7 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     let transient = 2;
     const applied: string[] = [];
     const dropped: string[] = [];
-    const consumer = await runBatchConsumer<string>({
-      kafka,
-      logger,
-      groupId: uniqueName('g'),
-      topic,
-      deadLetterTopic: dlq,
-      deadLetterHeaders,
-      producer,
-      decode,
+    await consume(topic, {
       maxBackoffMs: 100,
       onDrop: (m, reason) => dropped.push(`${m.value}:${reason}`),
       handle: async (messages) => {
@@ -49,7 +48,6 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
         });
       },
     });
-    running.push(consumer);
     await waitFor(async () => (await readTopic(dlq)).length === 2, { timeoutMs: 20000, what: 'two dead letters' });
     expect([...new Set(applied)].sort()).toEqual(['a', 'b']);
     expect(dropped[0]).toBe('skip:not for us');
@@ -67,19 +65,8 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     const dlq = `${topic}.dlq`;
     await ensureTopics(kafka, [{ topic, numPartitions: 1 }, { topic: dlq, numPartitions: 1 }]);
     await producer.sendMany(topic, ['a', 'b', 'c'].map((value) => ({ key: 'k', value })));
-    const consumer = await runBatchConsumer<string>({
-      kafka,
-      logger,
-      groupId: uniqueName('g'),
-      topic,
-      deadLetterTopic: dlq,
-      deadLetterHeaders,
-      producer,
-      decode,
-      // One outcome too few, whatever it is given.
-      handle: async (messages) => messages.slice(1).map(() => OK),
-    });
-    running.push(consumer);
+    // One outcome too few, whatever it is given.
+    await consume(topic, { handle: async (messages) => messages.slice(1).map(() => OK) });
     await waitFor(async () => (await readTopic(dlq)).length === 3, { timeoutMs: 20000, what: 'three dead letters' });
     const letters = await readTopic(dlq);
     expect(letters.map((l) => [l.value, l.headers['pb-dlq-reason'], l.headers['pb-dlq-message']]).sort()).toEqual(
@@ -93,26 +80,12 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     await ensureTopics(kafka, [{ topic, numPartitions: 4 }]);
     const handledBy = [new Set<string>(), new Set<string>()];
     const start = (i: number) =>
-      runBatchConsumer<string>({
-        kafka,
-        logger,
-        groupId,
-        topic,
-        deadLetterTopic: `${topic}.dlq`,
-        deadLetterHeaders,
-        producer,
-        decode,
-        sessionTimeoutMs: 6000,
-        heartbeatIntervalMs: 500,
-        handle: async (messages) => messages.map((m) => (handledBy[i]!.add(m.value), OK)),
-      });
-    const first = await start(0);
-    running.push(first);
+      consume(topic, { groupId, sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, handle: async (messages) => messages.map((m) => (handledBy[i]!.add(m.value), OK)) });
+    await start(0);
     const values = (from: number) => Array.from({ length: 200 }, (_, i) => `m${from + i}`);
     await producer.sendMany(topic, values(0).map((value) => ({ key: value, value })));
     await waitFor(() => handledBy[0]!.size === 200, { timeoutMs: 30000, what: 'the first instance to handle the first 200' });
-    const second = await start(1);
-    running.push(second);
+    await start(1);
     const admin = kafka.admin();
     await admin.connect();
     try {
@@ -139,15 +112,7 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
     await producer.send(topic, { key: 'k', value: 'x' });
     let tries = 0;
-    const consumer = await runBatchConsumer<string>({
-      kafka,
-      logger,
-      groupId: uniqueName('g'),
-      topic,
-      deadLetterTopic: `${topic}.dlq`,
-      deadLetterHeaders,
-      producer,
-      decode,
+    const consumer = await consume(topic, {
       maxBackoffMs: 60_000,
       handle: async () => {
         tries++;
