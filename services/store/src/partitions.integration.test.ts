@@ -26,9 +26,11 @@ describe('time partitions and retention (CONTRACT Events, Retention)', () => {
     await migrateAll(database.url, root);
     pool = createPool({ connectionString: database.url, applicationName: 'partitions-test' });
     const account = (await pool.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('t') RETURNING id")).rows[0]!.id;
-    for (const [key, days] of [['keeps-default', null], ['keeps-one-day', 1]] as const) {
+    for (const [key, days] of [['keeps-default', null], ['keeps-one-day', 1], ['deleted-long', 400]] as const) {
       await pool.query('INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, retention_days) VALUES ($1, $2, $1, $3, $4, 10000, $5)', [key, account, Buffer.from(key), 'evk_', days]);
     }
+    // A deleted project's long retention no longer holds partitions (its events go with the default's).
+    await pool.query("UPDATE projects SET deleted_at = now() WHERE project_key = 'deleted-long'");
   });
   afterAll(async () => {
     await pool?.end();

@@ -85,10 +85,18 @@ export class PartitionKeeper {
     return created;
   }
 
-  /** The longest retention in force, in days: partitions younger than it are all kept. */
+  /**
+   * The longest retention in force, in days: partitions younger than it are
+   * all kept. A deleted project keeps its events no longer than the default
+   * (its own shorter retention still holds): nobody can read them any more,
+   * and its longer retention must not keep every project's partitions.
+   */
   private async retentions(): Promise<{ longest: number; shorter: { projectKey: string; days: number }[] }> {
     const fallback = this.options.defaultRetentionDays;
-    const { rows } = await this.options.pool.query<{ project_key: string; days: number }>('SELECT project_key, coalesce(retention_days, $1)::int AS days FROM projects', [fallback]);
+    const { rows } = await this.options.pool.query<{ project_key: string; days: number }>(
+      'SELECT project_key, (CASE WHEN deleted_at IS NULL THEN coalesce(retention_days, $1) ELSE least(coalesce(retention_days, $1), $1) END)::int AS days FROM projects',
+      [fallback],
+    );
     const longest = Math.max(fallback, ...rows.map((r) => r.days));
     return { longest, shorter: rows.filter((r) => r.days < longest).map((r) => ({ projectKey: r.project_key, days: r.days })) };
   }
