@@ -202,6 +202,34 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     expect(await subscribed(socket, laterKey)).toMatchObject({ type: 'subscribed', project: laterKey });
   });
 
+  it("a deleted project ends its subscriptions within a second: a user's connection stays for its other projects, the project key's closes", async () => {
+    const { project } = await projectWithTile();
+    const goneKey = `${project.projectKey}-gone`;
+    const created = await request(`${pipeline.url}/api/v1/admin/accounts/${project.accountId}/projects`, { token: TEST_ADMIN_TOKEN, body: { project_key: goneKey, name: 'Gone' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const user = await open(broadcast, { headerToken: project.userToken });
+    await user.next((m) => m.type === 'ready');
+    await subscribed(user, project.projectKey);
+    await subscribed(user, goneKey);
+    const byKey = await open(broadcast, { headerToken: created.body.api_key as string });
+    await byKey.next((m) => m.type === 'ready');
+    await subscribed(byKey, goneKey);
+
+    const from = user.messages.length;
+    expect((await request(`${pipeline.url}/api/v1/admin/projects/${goneKey}`, { method: 'DELETE', token: TEST_ADMIN_TOKEN })).status).toBe(204);
+    const at = Date.now();
+    expect(await user.next((m) => m.type === 'unsubscribed', { from, timeoutMs: 3000 })).toEqual({ type: 'unsubscribed', project: goneKey, reason: 'project_deleted' });
+    expect((await byKey.waitClosed(3000)).code).toBe(BROADCAST_CLOSE.credentialRevoked);
+    expect(Date.now() - at).toBeLessThan(1000);
+
+    // The user's connection lives on for its other project, and the deleted one cannot be subscribed to again.
+    expect(user.closed).toBeUndefined();
+    const eventId = await cpu(project, 99);
+    expect(await user.next((m) => m.type === 'change' && m.change.event_id === eventId)).toMatchObject({ change: { project_key: project.projectKey, status: 'critical' } });
+    user.send({ type: 'subscribe', project: goneKey });
+    expect(await user.next((m) => m.type === 'error' && m.project === goneKey)).toMatchObject({ code: 'project_not_found' });
+  });
+
   it("closes a deleted user's connections within a second", async () => {
     const { project } = await projectWithTile();
     const socket = await open(broadcast, { headerToken: project.userToken });

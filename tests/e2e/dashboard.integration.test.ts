@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { envelope, request } from '@pulseboard/test-kit';
+import { envelope, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 import { ARTIFACTS, launchChromium } from './browser.ts';
 
@@ -69,5 +69,23 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
     expect(await page.evaluate("document.activeElement?.classList.contains('tile')")).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+  });
+
+  it('says so when the project on screen is deleted, and stops showing its tiles', async () => {
+    const broadcast = await pipeline.startBroadcast();
+    const project = await pipeline.provision({});
+    const rule = { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } };
+    expect((await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'CPU', kind: 'metric', rule } })).status).toBe(201);
+    const page = await browser.newPage();
+    await page.goto(broadcast.url);
+    await page.getByLabel('User token or project key').fill(project.userToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => tileText(page, 'CPU').count()).toBe(1);
+
+    expect((await request(`${pipeline.url}/api/v1/admin/projects/${project.projectKey}`, { method: 'DELETE', token: TEST_ADMIN_TOKEN })).status).toBe(204);
+    await expect.poll(() => page.locator('#connection').textContent()).toBe('Project deleted');
+    expect(await page.locator('#notice').textContent()).toContain(`Project ${project.projectKey} was deleted`);
+    expect(await tileText(page, 'CPU').count()).toBe(0);
+    await page.close();
   });
 });

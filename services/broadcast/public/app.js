@@ -69,6 +69,14 @@ function handle(m) {
     keep(m.position);
     setState('live', 'Live');
     render();
+  } else if (m.type === 'unsubscribed' && m.project === project) {
+    // The server ends a subscription only when the project was deleted.
+    tiles = new Map();
+    position = undefined;
+    render();
+    $('project').querySelector(`option[value="${CSS.escape(m.project)}"]`)?.remove();
+    setState('closed', 'Project deleted');
+    notice(`Project ${m.project} was deleted; choose another.`);
   } else if (m.type === 'error') {
     notice(m.message);
   }

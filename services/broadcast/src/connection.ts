@@ -74,6 +74,19 @@ export class ClientConnection implements Subscriber {
     this.send(change.frame);
   }
 
+  /** The projects this connection is subscribed to. */
+  subscribedProjects(): string[] {
+    return [...this.subscriptions.keys()];
+  }
+
+  /** The project was deleted: its subscription ends, the connection stays for the others. */
+  endSubscription(project: string, reason: 'project_deleted'): void {
+    if (!this.subscriptions.delete(project)) return;
+    this.deps.hub.remove(project, this);
+    if (this.principal !== undefined) this.principal.projects = this.principal.projects.filter((p) => p.project_key !== project);
+    this.send(JSON.stringify({ type: 'unsubscribed', project, reason }));
+  }
+
   private ready(principal: Principal): void {
     this.principal = principal;
     this.send(JSON.stringify({ type: 'ready', kind: principal.kind, projects: principal.projects }));

@@ -37,6 +37,13 @@ export async function liveCredentials(pool: Pool, keyHashes: Buffer[], tokenHash
   return live;
 }
 
+/** Which of these projects still exist: the rest were deleted while subscribed. */
+export async function liveProjects(pool: Pool, projectKeys: string[]): Promise<Set<string>> {
+  if (projectKeys.length === 0) return new Set();
+  const { rows } = await pool.query<{ project_key: string }>('SELECT project_key FROM projects WHERE project_key = ANY($1::text[]) AND deleted_at IS NULL', [projectKeys]);
+  return new Set(rows.map((r) => r.project_key));
+}
+
 export interface TileSnapshot {
   tile_id: number;
   tile_name: string;

@@ -9,7 +9,7 @@ import { ClientConnection } from './connection.ts';
 import { registerDashboard } from './dashboard.ts';
 import { Hub } from './hub.ts';
 import { createBroadcastMetrics } from './metrics.ts';
-import { accountProjects, liveCredentials, projectByKeyHash, userByTokenHash, type Principal } from './repository.ts';
+import { accountProjects, liveCredentials, liveProjects, projectByKeyHash, userByTokenHash, type Principal } from './repository.ts';
 
 export interface BroadcastService {
   url: string;
@@ -116,7 +116,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     }
   }, env.BROADCAST_HEARTBEAT_MS);
 
-  // A regenerated key or a deleted user ends its connections within REVALIDATE_MS.
+  // A regenerated key or a deleted user ends its connections, a deleted project its subscriptions, within REVALIDATE_MS.
   let revalidating = false;
   const revalidate = setInterval(() => {
     if (revalidating || connections.size === 0) return;
@@ -124,9 +124,17 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     const held = [...connections].filter((c) => c.principal !== undefined);
     const keys = held.filter((c) => c.principal!.kind === 'project').map((c) => c.principal!.credentialHash);
     const tokens = held.filter((c) => c.principal!.kind === 'user').map((c) => c.principal!.credentialHash);
-    liveCredentials(pool, keys, tokens)
-      .then((live) => {
-        for (const c of held) if (!live.has(c.principal!.credentialHash.toString('hex'))) c.close(BROADCAST_CLOSE.credentialRevoked, 'credential revoked', 'credential_revoked');
+    // A project key's connection ends with its project (the key goes with it); a user's connection only loses that subscription.
+    const subscribed = [...new Set(held.flatMap((c) => c.subscribedProjects()))];
+    Promise.all([liveCredentials(pool, keys, tokens), liveProjects(pool, subscribed)])
+      .then(([live, projects]) => {
+        for (const c of held) {
+          if (!live.has(c.principal!.credentialHash.toString('hex'))) {
+            c.close(BROADCAST_CLOSE.credentialRevoked, 'credential revoked', 'credential_revoked');
+            continue;
+          }
+          for (const project of c.subscribedProjects()) if (!projects.has(project)) c.endSubscription(project, 'project_deleted');
+        }
       })
       .catch((error: unknown) => logger.warn({ event: 'revalidation_failed', err: error }))
       .finally(() => (revalidating = false));
