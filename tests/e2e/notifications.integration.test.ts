@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { envelope, readTopic, request, TEST_DATABASE_URL, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import { envelope, readTopic, request, TEST_DATABASE_URL, testKafka, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 import { httpReceiver, smtpReceiver, type Reply } from './receivers.ts';
 
@@ -165,6 +165,41 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     const letters = (await readTopic(pipeline.env.TOPIC_NOTIFICATIONS_DLQ!)).map((m) => JSON.parse(m.value!));
     expect(letters.find((l) => l.delivery_id === down.id)).toMatchObject({ last_error: 'HTTP 503', attempts: down.attempts });
   });
+
+  it('a dead letter the broker will not take keeps the delivery scheduled; it is marked failed only once the letter is written', async () => {
+    const project = await pipeline.provision();
+    const path = `/never-${project.projectKey}`;
+    answers.set(path, () => ({ status: 503 }));
+    const service = await createService(project, 'webhook', { url: `${receiver.url}${path}` });
+    // A dead-letter topic the broker refuses every letter on (each is larger than the topic allows).
+    const dlq = `${pipeline.env.TOPIC_NOTIFICATIONS_DLQ}.refusing`;
+    const admin = testKafka().admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({ waitForLeaders: true, topics: [{ topic: dlq, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'max.message.bytes', value: '100' }] }] });
+      await notification.kill('SIGTERM');
+      notification = await pipeline.startNotification({ ...notificationEnv('300'), TOPIC_NOTIFICATIONS_DLQ: dlq });
+
+      const first = (await api(project, `/notifications/${service.id}/send_message`, { body: { subject: 'never', body: 'b' } })).body.data;
+      expect(first).toMatchObject({ status: 'pending', attempts: 1 });
+      // Past its retry window and refused by the dead-letter topic: still pending, and tried again.
+      await waitFor(() => notification.logs.some((l) => l.includes('"event":"dead_letter_failed"') && l.includes(first.delivery_id)), { timeoutMs: 30000, what: 'a refused dead letter' });
+      await waitFor(async () => (await deliveries(project, service.id))[0]!.attempts >= 4, { timeoutMs: 30000, what: 'more tries after the refused dead letter' });
+      expect((await deliveries(project, service.id))[0]).toMatchObject({ id: first.delivery_id, status: 'pending', last_error: 'HTTP 503' });
+      expect(await readTopic(dlq)).toHaveLength(0);
+
+      // The broker takes writes again: the next try that gives up writes the letter, then marks the delivery failed.
+      await admin.alterConfigs({ validateOnly: false, resources: [{ type: 2 /* TOPIC */, name: dlq, configEntries: [{ name: 'max.message.bytes', value: '1048588' }] }] });
+      await waitFor(async () => (await deliveries(project, service.id))[0]!.status === 'failed', { timeoutMs: 30000, what: 'the delivery failed once its dead letter is written' });
+      const letters = (await readTopic(dlq)).map((m) => JSON.parse(m.value!));
+      expect(letters.filter((l) => l.delivery_id === first.delivery_id)).toHaveLength(1);
+      expect(letters[0]).toMatchObject({ delivery_id: first.delivery_id, last_error: 'HTTP 503' });
+    } finally {
+      await admin.disconnect();
+      await notification.kill('SIGTERM');
+      notification = await pipeline.startNotification(notificationEnv('3000'));
+    }
+  }, 120_000);
 
   it('the owner updates a service (a webhook keeps its secret unless given a new one) and deletes it', async () => {
     const project = await pipeline.provision();
