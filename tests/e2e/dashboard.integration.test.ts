@@ -37,6 +37,7 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     };
 
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    page.setDefaultTimeout(20_000);
     await page.goto(broadcast.url);
     await page.getByLabel('User token or project key').fill(project.userToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -69,7 +70,8 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
     expect(await page.evaluate("document.activeElement?.classList.contains('tile')")).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
-  });
+    // Room for each step's own timeout (a service's start or exit, a browser action) to fail with its message first.
+  }, 120_000);
 
   it('says so when the project on screen is deleted, and stops showing its tiles', async () => {
     const broadcast = await pipeline.startBroadcast();

@@ -16,10 +16,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How long a signalled service may take to drain and exit. */
+const EXIT_DEADLINE_MS = 20_000;
+
 export interface ServiceProcess {
   child: ChildProcess;
   logs: string[];
-  /** Sends the signal and waits for the process to exit. */
+  /** Sends the signal and waits for the process to exit; one still running after 20 s is killed and reported (rejects). */
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -77,7 +80,15 @@ export async function spawnService(service: string, env: Record<string, string>,
     logs,
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      // A service that does not stop is a failure to report (with its last words), not a test that hangs until its timeout.
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), EXIT_DEADLINE_MS)));
+      const outcome = await Promise.race([exited, stuck]);
+      clearTimeout(timer);
+      if (outcome !== 'stuck') return outcome;
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`${service} did not exit within ${EXIT_DEADLINE_MS / 1000} s of ${signal}; its last log lines:\n${logs.slice(-30).join('\n')}`);
     },
   };
 }
