@@ -177,7 +177,8 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
       { type: 'metric', name: 'latency', attributes: { ms: 200 } },
     ];
     for (const event of events) await ingest(project, event);
-    await waitForVersion(windows.max!, 2);
+    // The last event changes the sum (100, 400, 600) but not the max: only the sum's third version says every event is in.
+    await waitForVersion(windows.sum!, 3);
     const value = async (id: number) => (await state(id))?.value ?? 0;
     const counts = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([name, id]) => [name, await value(id)])));
     expect(counts).toEqual({ eq: 1, plain: 1, ne: 5, in: 2, gt: 1, gte: 2, lt: 1, lte: 2, exists: 2, absent: 4, contains: 1, labels: 2, severity: 2, source: 1, channel: 2, names: 2 });
