@@ -8,16 +8,67 @@ const HAS_ZONE = /(?:[zZ]|[+-]\d\d(?::?\d\d)?)$/;
  * NaN for anything else.
  */
 export function eventTimeMs(timestamp: string): number {
-  // The usual form (`…T…Z`, no leap second) is what the slow path would hand to Date.parse unchanged:
-  // it is read without the regexes, once per event in the gateway and the store.
-  const t = timestamp;
-  if (t.length >= 20 && t.charCodeAt(10) === 84 /* T */ && t.charCodeAt(t.length - 1) === 90 /* Z */ && !(t.charCodeAt(17) === 54 && t.charCodeAt(18) === 48)) /* not :60 */ return Date.parse(t);
+  // The usual form is read digit by digit, once per event in the gateway and the store: no regex, no Date.parse.
+  const usual = usualFormMs(timestamp);
+  if (usual !== undefined) return usual;
   let text = timestamp.length > 10 ? `${timestamp.slice(0, 10)}T${timestamp.slice(11)}` : timestamp;
   if (!HAS_ZONE.test(text)) text += 'Z';
   text = text.replace(/([+-]\d\d)(\d\d)$/, '$1:$2').replace(/([+-]\d\d)$/, '$1:00');
   const leap = /^(.{17})60/.exec(text);
   if (leap !== null) return Date.parse(`${leap[1]}59${text.slice(19)}`) + 1000;
   return Date.parse(text);
+}
+
+/** The number written by `count` decimal digits at `at`, or -1. */
+function digits(t: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = t.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (what `toISOString()` writes), in epoch
+ * milliseconds, as Date.parse reads it (a fraction past milliseconds is cut
+ * off); undefined for every other form, which the general path reads. Days
+ * past the 28th, years before 100 and second 60 go that way too, so that
+ * only Date.parse decides what they mean.
+ */
+function usualFormMs(t: string): number | undefined {
+  const n = t.length;
+  if (n < 20 || t.charCodeAt(n - 1) !== 90 /* Z */ || t.charCodeAt(10) !== 84 /* T */) return undefined;
+  if (t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45 || t.charCodeAt(13) !== 58 || t.charCodeAt(16) !== 58) return undefined;
+  const year = digits(t, 0, 4);
+  const month = digits(t, 5, 2);
+  const day = digits(t, 8, 2);
+  const hour = digits(t, 11, 2);
+  const minute = digits(t, 14, 2);
+  const second = digits(t, 17, 2);
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  let ms = 0;
+  if (n > 20) {
+    // A fraction: a dot and 1 to 9 digits; its first three are the milliseconds.
+    if (t.charCodeAt(19) !== 46 || n < 22 || n > 30) return undefined;
+    for (let i = 20; i < n - 1; i++) {
+      const d = t.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return undefined;
+      if (i < 23) ms += d * (i === 20 ? 100 : i === 21 ? 10 : 1);
+    }
+  }
+  return daysFromCivil(year, month, day) * DAY_MS + hour * 3_600_000 + minute * 60_000 + second * 1000 + ms;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil), for years from 0 on: integer arithmetic, no Date. */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 export const DAY_MS = 86_400_000;
