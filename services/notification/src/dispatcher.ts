@@ -20,11 +20,13 @@ export interface DispatcherDeps {
 }
 
 /**
- * Sends due deliveries, NOTIFY_CONCURRENCY at a time, from the schedule in
- * Postgres: polled every NOTIFY_POLL_MS and woken at once when new ones are
- * written. A batch's successes are recorded while the next batch is claimed
- * and sent; a crash before they are recorded sends them once more when
- * their lease ends (the same webhook-id).
+ * Sends deliveries. New ones are sent as soon as they are written, already
+ * claimed (`sendClaimed`, at most NOTIFY_CONCURRENCY at once: the consumers
+ * wait for room); retries and deliveries whose sender died come from the
+ * schedule in Postgres, claimed NOTIFY_CONCURRENCY at a time and polled every
+ * NOTIFY_POLL_MS. A batch's successes are recorded while the next one is
+ * sent; a crash before they are recorded sends them once more when their
+ * lease ends (the same webhook-id).
  */
 export class Dispatcher {
   private timer: NodeJS.Timeout | undefined;
@@ -33,6 +35,10 @@ export class Dispatcher {
   private recording: Promise<void> = Promise.resolve();
   private again = false;
   private stopped = false;
+  /** Deliveries reserved for or being sent by `sendClaimed`, and who waits for room. */
+  private direct = 0;
+  private readonly roomWaiters: (() => void)[] = [];
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -61,6 +67,37 @@ export class Dispatcher {
           this.wake();
         }
       });
+  }
+
+  /**
+   * Waits until `count` more deliveries may be sent at once, and reserves
+   * them: a consumer waits here, so its lag (not this process's memory) is
+   * the queue, and a lease taken after this wait is not spent waiting.
+   */
+  async reserve(count: number): Promise<void> {
+    while (this.direct > 0 && this.direct + count > this.deps.env.NOTIFY_CONCURRENCY) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    this.direct += count;
+  }
+
+  release(count: number): void {
+    this.direct -= count;
+    for (const wake of this.roomWaiters.splice(0)) wake();
+  }
+
+  /** Sends deliveries inserted already claimed by this instance, within `reserved` (from `reserve`); their results are recorded like a claimed batch's. */
+  sendClaimed(due: DueDelivery[], reserved: number): void {
+    const delivered: { id: string; responseStatus: number | null }[] = [];
+    const requested: NotificationOutcome[] = [];
+    const run = Promise.all(due.map((d) => this.attempt(d, delivered, requested)))
+      .then(() => {
+        this.recording = this.recording.then(() => this.record(delivered, requested));
+      })
+      .catch((error: unknown) => this.deps.logger.warn({ event: 'dispatch_failed', err: error }))
+      .finally(() => {
+        this.release(reserved);
+        this.sending.delete(run);
+      });
+    this.sending.add(run);
   }
 
   private async drain(): Promise<void> {
@@ -131,6 +168,7 @@ export class Dispatcher {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     await this.running;
+    await Promise.all(this.sending);
     await this.recording;
   }
 }

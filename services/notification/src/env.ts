@@ -11,7 +11,7 @@ const properties = {
   // A claimed delivery is tried again after this if its sender died mid-send (the crash window).
   NOTIFY_LEASE_MS: { type: 'integer', minimum: 100, default: 30000 },
   NOTIFY_POLL_MS: { type: 'integer', minimum: 10, default: 200 },
-  // Deliveries claimed and sent at once (per instance).
+  // Deliveries sent at once per instance: new ones (written already claimed), and again per claim of due retries.
   NOTIFY_CONCURRENCY: { type: 'integer', minimum: 1, default: 128 },
   // Claim-send-record loops side by side (bench:notify capacity on 2 cores: 1 → 5.1k, 2 → 6.1k, 3 → 5.6k deliveries/s).
   NOTIFY_WORKERS: { type: 'integer', minimum: 1, maximum: 16, default: 2 },

@@ -14,13 +14,23 @@ export interface NewDelivery {
   payload: unknown;
 }
 
-/** Inserts deliveries; one that exists already (a redelivered message) is left alone. Returns how many are new. */
-export async function insertDeliveries(pool: Pool, rows: readonly NewDelivery[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const { rowCount } = await pool.query(
-    `INSERT INTO notification_deliveries (id, service_id, account_id, kind, tile_id, event_id, position, payload)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::jsonb[])
-     ON CONFLICT DO NOTHING`,
+/**
+ * Inserts deliveries already claimed by this instance (leased for `leaseMs`,
+ * as `claimDue` would), and returns the new ones ready to send: the caller
+ * sends them at once, with no claim round trip. One that exists already (a
+ * redelivered message) is left alone and not returned; the schedule has it.
+ */
+export async function insertClaimedDeliveries(pool: Pool, rows: readonly NewDelivery[], leaseMs: number): Promise<DueDelivery[]> {
+  if (rows.length === 0) return [];
+  const { rows: inserted } = await pool.query<DueDelivery>(
+    `WITH inserted AS (
+       INSERT INTO notification_deliveries (id, service_id, account_id, kind, tile_id, event_id, position, payload, next_attempt_at)
+       SELECT u.*, now() + $9 * interval '1 millisecond'
+         FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::jsonb[]) AS u
+       ON CONFLICT DO NOTHING
+       RETURNING id, service_id, kind, payload, attempts, created_at)
+     SELECT i.*, s.kind AS service_kind, s.name AS service_name, s.config, s.secrets
+       FROM inserted i LEFT JOIN notification_services s ON s.id = i.service_id`,
     [
       rows.map((r) => r.id),
       rows.map((r) => r.serviceId),
@@ -30,9 +40,10 @@ export async function insertDeliveries(pool: Pool, rows: readonly NewDelivery[])
       rows.map((r) => r.eventId),
       rows.map((r) => r.position),
       rows.map((r) => JSON.stringify(r.payload)),
+      leaseMs,
     ],
   );
-  return rowCount ?? 0;
+  return inserted;
 }
 
 /** The services each tile notifies, and the account they belong to (same account only). */

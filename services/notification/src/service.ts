@@ -8,7 +8,7 @@ import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
 import type { NotificationEnv } from './env.ts';
 import { createNotificationMetrics } from './metrics.ts';
-import { insertDeliveries, tileTargets, type NewDelivery } from './repository.ts';
+import { insertClaimedDeliveries, tileTargets, type NewDelivery } from './repository.ts';
 import { createSenders } from './senders.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -58,6 +58,25 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
       }),
   });
 
+  // New deliveries are written already claimed and sent at once (no claim round trip), in slices
+  // the dispatcher has room for, so a lease is never spent waiting. Once written, the batch's
+  // offsets may move on: a crash before the send leaves them to the schedule when the lease ends.
+  const createAndSend = async (rows: NewDelivery[]): Promise<void> => {
+    for (let start = 0; start < rows.length; start += env.NOTIFY_CONCURRENCY) {
+      const slice = rows.slice(start, start + env.NOTIFY_CONCURRENCY);
+      await dispatcher.reserve(slice.length);
+      let fresh;
+      try {
+        fresh = await insertClaimedDeliveries(pool, slice, env.NOTIFY_LEASE_MS);
+      } catch (error) {
+        dispatcher.release(slice.length);
+        throw error;
+      }
+      metrics.created.inc(fresh.length);
+      dispatcher.sendClaimed(fresh, slice.length);
+    }
+  };
+
   // Status transitions (not value-only changes) become one delivery per service the tile names.
   const transitions: RunningConsumer = await runBatchConsumer<TileChange>({
     kafka,
@@ -88,8 +107,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
           });
         }
       }
-      metrics.created.inc(await insertDeliveries(pool, rows));
-      if (rows.length > 0) dispatcher.wake();
+      await createAndSend(rows);
       return messages.map(() => OK);
     },
   });
@@ -106,8 +124,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
     handle: async (messages) => {
       const rows: NewDelivery[] = messages.map(({ value: r }) => ({ id: r.request_id, serviceId: r.service_id, accountId: r.account_id, kind: r.test ? 'test' : 'message', tileId: null, eventId: null, position: null, payload: { subject: r.subject, body: r.body } }));
-      metrics.created.inc(await insertDeliveries(pool, rows));
-      dispatcher.wake();
+      await createAndSend(rows);
       return messages.map(() => OK);
     },
   });
