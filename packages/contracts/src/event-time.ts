@@ -1,3 +1,5 @@
+import { dateTimeFields } from './iso-date-time.ts';
+
 const HAS_ZONE = /(?:[zZ]|[+-]\d\d(?::?\d\d)?)$/;
 
 /**
@@ -19,35 +21,18 @@ export function eventTimeMs(timestamp: string): number {
   return Date.parse(text);
 }
 
-/** The number written by `count` decimal digits at `at`, or -1. */
-function digits(t: string, at: number, count: number): number {
-  let value = 0;
-  for (let i = at; i < at + count; i++) {
-    const d = t.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
-    value = value * 10 + d;
-  }
-  return value;
-}
-
 /**
  * `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (what `toISOString()` writes), in epoch
  * milliseconds, as Date.parse reads it (a fraction past milliseconds is cut
- * off); undefined for every other form, which the general path reads. Days
- * past the 28th, years before 100 and second 60 go that way too, so that
- * only Date.parse decides what they mean.
+ * off); undefined for every other form, which the general path reads. A
+ * day its month does not have, a year before 100 and second 60 go that way
+ * too, so that only Date.parse decides what they mean.
  */
 function usualFormMs(t: string): number | undefined {
   const n = t.length;
   if (n < 20 || t.charCodeAt(n - 1) !== 90 /* Z */ || t.charCodeAt(10) !== 84 /* T */) return undefined;
-  if (t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45 || t.charCodeAt(13) !== 58 || t.charCodeAt(16) !== 58) return undefined;
-  const year = digits(t, 0, 4);
-  const month = digits(t, 5, 2);
-  const day = digits(t, 8, 2);
-  const hour = digits(t, 11, 2);
-  const minute = digits(t, 14, 2);
-  const second = digits(t, 17, 2);
-  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  const f = dateTimeFields(t);
+  if (f === undefined || f.year < 100) return undefined;
   let ms = 0;
   if (n > 20) {
     // A fraction: a dot and 1 to 9 digits; its first three are the milliseconds.
@@ -58,7 +43,7 @@ function usualFormMs(t: string): number | undefined {
       if (i < 23) ms += d * (i === 20 ? 100 : i === 21 ? 10 : 1);
     }
   }
-  return daysFromCivil(year, month, day) * DAY_MS + hour * 3_600_000 + minute * 60_000 + second * 1000 + ms;
+  return daysFromCivil(f.year, f.month, f.day) * DAY_MS + f.hour * 3_600_000 + f.minute * 60_000 + f.second * 1000 + ms;
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil), for years from 0 on: integer arithmetic, no Date. */

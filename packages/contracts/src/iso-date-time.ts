@@ -10,14 +10,7 @@ export function isCommonIsoDateTime(s: string): boolean {
   const length = s.length;
   if (length < 19) return false;
   const sep = s.charCodeAt(10);
-  if (!(sep === 84 /* T */ || sep === 116 /* t */ || sep === 32) || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false;
-  const year = digits(s, 0, 4);
-  const month = digits(s, 5, 2);
-  const day = digits(s, 8, 2);
-  const hour = digits(s, 11, 2);
-  const minute = digits(s, 14, 2);
-  const second = digits(s, 17, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
+  if (!(sep === 84 /* T */ || sep === 116 /* t */ || sep === 32) || dateTimeFields(s) === undefined) return false;
   let i = 19;
   if (i < length && s.charCodeAt(i) === 46 /* . */) {
     const start = ++i;
@@ -36,6 +29,32 @@ export function isCommonIsoDateTime(s: string): boolean {
 }
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
+
+export interface DateTimeFields {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/**
+ * The fields of `YYYY-MM-DD?HH:MM:SS` at the start of `s` (whatever stands at
+ * the `?`), each in range and the day within its month (no leap second), or
+ * undefined.
+ */
+export function dateTimeFields(s: string): DateTimeFields | undefined {
+  if (s.length < 19 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 2);
+  const day = digits(s, 8, 2);
+  const hour = digits(s, 11, 2);
+  const minute = digits(s, 14, 2);
+  const second = digits(s, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  return { year, month, day, hour, minute, second };
+}
 
 /** The number `count` ASCII digits at `start` spell, or -1. */
 function digits(s: string, start: number, count: number): number {
