@@ -21,7 +21,7 @@ export interface DispatcherDeps {
 
 /**
  * Sends deliveries. New ones are sent as soon as they are written, already
- * claimed (`sendClaimed`, at most NOTIFY_CONCURRENCY at once: the consumers
+ * claimed (`sendClaimed`, at most NOTIFY_CONCURRENCY x NOTIFY_WORKERS at once: the consumers
  * wait for room); retries and deliveries whose sender died come from the
  * schedule in Postgres, claimed NOTIFY_CONCURRENCY at a time and polled every
  * NOTIFY_POLL_MS. A batch's successes are recorded while the next one is
@@ -75,7 +75,8 @@ export class Dispatcher {
    * the queue, and a lease taken after this wait is not spent waiting.
    */
   async reserve(count: number): Promise<void> {
-    while (this.direct > 0 && this.direct + count > this.deps.env.NOTIFY_CONCURRENCY) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    const room = this.deps.env.NOTIFY_CONCURRENCY * this.deps.env.NOTIFY_WORKERS;
+    while (this.direct > 0 && this.direct + count > room) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     this.direct += count;
   }
 
@@ -88,15 +89,14 @@ export class Dispatcher {
   sendClaimed(due: DueDelivery[], reserved: number): void {
     const delivered: { id: string; responseStatus: number | null }[] = [];
     const requested: NotificationOutcome[] = [];
-    const run = Promise.all(due.map((d) => this.attempt(d, delivered, requested)))
+    // Room comes back send by send (one slow target does not hold the others' room), the rest at once.
+    this.release(reserved - due.length);
+    const run = Promise.all(due.map((d) => this.attempt(d, delivered, requested).finally(() => this.release(1))))
       .then(() => {
         this.recording = this.recording.then(() => this.record(delivered, requested));
       })
       .catch((error: unknown) => this.deps.logger.warn({ event: 'dispatch_failed', err: error }))
-      .finally(() => {
-        this.release(reserved);
-        this.sending.delete(run);
-      });
+      .finally(() => this.sending.delete(run));
     this.sending.add(run);
   }
 
