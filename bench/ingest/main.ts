@@ -15,7 +15,7 @@
  * Targets: ingest >= 0.5 x bare with p99 <= 20 ms; batches >= 100k events/s.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { freePort, provisionProject, SOURCE_NODE_ARGS, testKafka, waitFor, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { brokerRoundTrip } from './broker-rtt.ts';
+import { cpuSeconds } from '../shared/process-cpu.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,16 +66,6 @@ function figures(result: Result): Figures {
     ok: result['2xx'],
     failed: result.non2xx + result.errors + result.timeouts,
   };
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return NaN;
-  }
 }
 
 /**

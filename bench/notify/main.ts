@@ -29,6 +29,7 @@ import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
 import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
+import { cpuSeconds } from '../shared/process-cpu.ts';
 
 const { values: args } = parseArgs({
   options: { rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '15' }, warmup: { type: 'string', default: '5' }, profile: { type: 'boolean', default: false } },
@@ -150,7 +151,9 @@ async function main(): Promise<void> {
     processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_GROUP_ID: engineGroup, RULE_ENGINE_HTTP_PORT: '0' }));
     const profiles = join(tmpdir(), 'pulseboard-notify-profiles');
     if (args.profile) log(`notification CPU profile goes to ${profiles}`);
-    processes.push(await spawnService('notification', env, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] }));
+    const notification = await spawnService('notification', env, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] });
+    processes.push(notification);
+    const notificationCpu = () => cpuSeconds(notification.child.pid);
 
     const baseline = await barePostRate(receivers.map((r) => `${r.url}/bare`), 5);
 
@@ -177,6 +180,7 @@ async function main(): Promise<void> {
     }
     const measuredFrom = await lastPosition();
     arrivals.clear();
+    const cpuAtStart = notificationCpu();
 
     const ingest = await driveIngest(gateway, RATE, SECONDS, (n) => flip(n + warmEvents));
     assertAllAccepted(ingest);
@@ -189,6 +193,7 @@ async function main(): Promise<void> {
     const expected = transitions * RECEIVERS;
     const deadline = Date.now() + 60_000;
     while (arrivals.size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const steadyCpu = notificationCpu() - cpuAtStart;
     const times = [...arrivals.values()];
     const first = Math.min(...ingest.answeredAt.values());
     const finished = Math.max(...times.map((a) => a.at));
@@ -199,6 +204,7 @@ async function main(): Promise<void> {
     const rate = arrivals.size / ((finished - first) / 1000);
     log(`bench:notify: ${RATE} events/s to /ingest for ${SECONDS} s after ${warmEvents / RATE} s of warm-up (${total} answered 201), ${transitions} tile transitions (${total - transitions} events came after a newer one of their tile and changed nothing), each to ${RECEIVERS} webhook receivers (${expected} deliveries)`);
     log(`delivered ${arrivals.size}/${expected} at ${Math.round(rate)} deliveries/s; /ingest 201 to receiver p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms (target p99 <= 500 ms)`);
+    log(`  notification service CPU ${Math.round((steadyCpu / arrivals.size) * 1e6)} µs per delivery`);
     log(`  of which /ingest 201 to the engine's transition p50 ${percentile(toEngine, 50)} ms, p99 ${percentile(toEngine, 99)} ms; transition to receiver p50 ${percentile(toReceiver, 50)} ms, p99 ${percentile(toReceiver, 99)} ms`);
 
     const producer = kafka.producer({ allowAutoTopicCreation: false });
@@ -207,6 +213,7 @@ async function main(): Promise<void> {
     const burst = 5000;
     arrivals.clear();
     const burstStart = Date.now();
+    const burstCpuAtStart = notificationCpu();
     for (let start = 0; start < burst; start += 1000) {
       await producer.send({
         topic: env.TOPIC_TILE_CHANGES,
@@ -221,7 +228,7 @@ async function main(): Promise<void> {
     while (arrivals.size < burst * RECEIVERS && Date.now() < burstStart + 60_000) await new Promise((r) => setTimeout(r, 50));
     const capacity = arrivals.size / ((Math.max(...[...arrivals.values()].map((a) => a.at)) - burstStart) / 1000);
     await producer.disconnect();
-    log(`capacity (a burst of ${burst} transitions): ${Math.round(capacity)} deliveries/s`);
+    log(`capacity (a burst of ${burst} transitions): ${Math.round(capacity)} deliveries/s, notification service CPU ${Math.round(((notificationCpu() - burstCpuAtStart) / arrivals.size) * 1e6)} µs per delivery`);
     log(`bare POST to the same receivers: ${Math.round(baseline)} requests/s; ratio ${(capacity / baseline).toFixed(2)} at capacity, ${(rate / baseline).toFixed(2)} at the offered rate (target >= 0.3)`);
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
