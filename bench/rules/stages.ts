@@ -7,7 +7,7 @@
 const STAGES = {
   rule_engine_batch_wait_seconds: 'gateway receipt to evaluation (oldest event of a batch)',
   rule_engine_batch_apply_seconds: 'evaluation to commit (per batch)',
-  rule_engine_relay_send_seconds: 'relay round: read, send, mark sent',
+  rule_engine_relay_send_seconds: 'relay round: read, send (marked sent behind it)',
 } as const;
 
 type Scrape = Map<string, number>;

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { TEST_DATABASE_URL, readTopic, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
 import { BatchingProducer } from './batching-producer.ts';
 import { ensureTopics } from './client.ts';
-import { OutboxRelay, claimLogStream, logSource, outboxSource, writeOutbox } from './outbox.ts';
+import { OutboxRelay, claimLogStream, logSource, outboxSource, writeOutbox, type RelaySource } from './outbox.ts';
 
 const logger = pino({ level: process.env.KIT_TEST_LOG ?? 'silent' });
 
@@ -118,9 +118,8 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     const stream = await claim(3, head);
     expect(await claim(3, 0)).toBe(stream); // a second claim keeps the stream and its cursor
     await appendLog(stream, ['after the claim']);
-    const source = logSourceFor(topic);
-    const stale = await source.next([3], 100); // what a former owner read and is still sending
-    const relay = new OutboxRelay({ producer, logger, sources: [source], partitions: () => [3] });
+    const stale = await logSourceFor(topic).next([3], 100); // what a former owner (another process) read and is still sending
+    const relay = new OutboxRelay({ producer, logger, sources: [logSourceFor(topic)], partitions: () => [3] });
     relays.push(relay);
     await relay.flush();
     expect((await readTopic(topic)).map((m) => m.value)).toEqual(['after the claim']);
@@ -130,5 +129,70 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     await stale!.acknowledge();
     await relay.flush();
     expect((await readTopic(topic)).map((m) => m.value)).toEqual(['after the claim', 'newest']);
+  });
+
+  /** The outbox source with its marks held until `release()`, and failing the first `failures` times. */
+  function heldMarks(failures = 0) {
+    const inner = outboxSource(pool, outbox);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let marks = 0;
+    const source: RelaySource = {
+      forget: () => inner.forget(),
+      async next(partitions, limit) {
+        const batch = await inner.next(partitions, limit);
+        if (batch === undefined) return undefined;
+        return {
+          messages: batch.messages,
+          acknowledge: async () => {
+            await gate;
+            if (marks++ < failures) throw new Error('mark failed');
+            await batch.acknowledge();
+          },
+        };
+      },
+    };
+    return { source, release };
+  }
+
+  async function writeRows(partition: number, topic: string, values: string[]): Promise<void> {
+    const tx = await pool.connect();
+    await tx.query('BEGIN');
+    await writeOutbox(tx, outbox, partition, values.map((value) => ({ topic, key: 'o', value })));
+    await tx.query('COMMIT');
+    tx.release();
+  }
+
+  it('sends the next round while the last one is still being marked sent, and sends nothing twice', async () => {
+    const topic = await newTopic();
+    const { source, release } = heldMarks();
+    const relay = new OutboxRelay({ producer, logger, sources: [source], partitions: () => [5] });
+    relays.push(relay);
+    await writeRows(5, topic, ['a', 'b']);
+    relay.notify();
+    await waitFor(async () => (await readTopic(topic)).length === 2, { what: 'the first round' });
+    await writeRows(5, topic, ['c']);
+    relay.notify();
+    // The first round's rows are not deleted yet: the second round reads after them, not from them.
+    await waitFor(async () => (await readTopic(topic)).length === 3, { what: 'the second round before the first mark' });
+    expect((await pool.query(`SELECT count(*)::int AS n FROM ${outbox} WHERE source_partition = 5`)).rows[0].n).toBe(3);
+    release();
+    await relay.flush();
+    expect((await readTopic(topic)).map((m) => m.value)).toEqual(['a', 'b', 'c']);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM ${outbox} WHERE source_partition = 5`)).rows[0].n).toBe(0);
+  });
+
+  it('a mark that fails sends the rows again rather than leave them behind', async () => {
+    const topic = await newTopic();
+    const { source, release } = heldMarks(1);
+    const relay = new OutboxRelay({ producer, logger, sources: [source], partitions: () => [6] });
+    relays.push(relay);
+    await writeRows(6, topic, ['x', 'y']);
+    release();
+    relay.notify();
+    await waitFor(async () => (await pool.query(`SELECT count(*)::int AS n FROM ${outbox} WHERE source_partition = 6`)).rows[0].n === 0, { what: 'the rows marked sent' });
+    await relay.flush();
+    // At least once: the unmarked rows went again, in order.
+    expect((await readTopic(topic)).map((m) => m.value)).toEqual(['x', 'y', 'x', 'y']);
   });
 });

@@ -40,27 +40,43 @@ export interface RelayBatch {
   acknowledge(): Promise<void>;
 }
 
-/** Where a relay reads: in write order per source partition, at most `limit` at a time. */
+/**
+ * Where a relay reads: in write order per source partition, at most `limit`
+ * at a time. A source remembers what it handed out, so the next read starts
+ * after it while the acknowledgement is still being written; `forget()` (a
+ * send or an acknowledgement failed) makes it read from what is marked sent
+ * again.
+ */
 export interface RelaySource {
   next(partitions: number[], limit: number): Promise<RelayBatch | undefined>;
+  forget(): void;
 }
 
 /** An outbox table (see `writeOutbox`): rows are deleted once sent. */
 export function outboxSource(pool: Pool, table: string): RelaySource {
   identifier(table, 'outbox table');
+  /** Per source partition, the last id handed out (sent, or being sent); its rows may not be deleted yet. */
+  const handedOut = new Map<number, number>();
   return {
     async next(partitions, limit) {
+      for (const partition of handedOut.keys()) if (!partitions.includes(partition)) handedOut.delete(partition);
       // Ordered by the bigint column: an `id::text` output column of the same name would sort as text ('100000' < '99999').
-      const { rows } = await pool.query<{ position: string; topic: string; key: string; value: string; headers: Record<string, string> }>(
-        `SELECT o.id::text AS position, o.topic, o.key, o.value, o.headers FROM ${table} o WHERE o.source_partition = ANY($1::int[]) ORDER BY o.id LIMIT $2`,
-        [partitions, limit],
+      // Per partition, because ids are drawn before commit: another partition's later id may commit first.
+      const { rows } = await pool.query<{ position: string; source_partition: number; topic: string; key: string; value: string; headers: Record<string, string> }>(
+        `SELECT o.id::text AS position, o.source_partition, o.topic, o.key, o.value, o.headers
+           FROM unnest($1::int[], $2::bigint[]) AS p(source_partition, after)
+           CROSS JOIN LATERAL (SELECT * FROM ${table} o WHERE o.source_partition = p.source_partition AND o.id > p.after ORDER BY o.id LIMIT $3) o
+          ORDER BY o.id LIMIT $3`,
+        [partitions, partitions.map((p) => handedOut.get(p) ?? 0), limit],
       );
       if (rows.length === 0) return undefined;
+      for (const r of rows) handedOut.set(r.source_partition, Math.max(handedOut.get(r.source_partition) ?? 0, Number(r.position)));
       return {
         messages: rows.map((r) => ({ topic: r.topic, key: r.key, value: r.value, headers: r.headers })),
         acknowledge: async () => void (await pool.query(`DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.position)])),
       };
     },
+    forget: () => handedOut.clear(),
   };
 }
 
@@ -104,17 +120,27 @@ export interface LogSourceOptions {
  */
 export function logSource(options: LogSourceOptions): RelaySource {
   const table = identifier(options.cursorsTable, 'cursors table');
+  /** Per owned partition: its stream (fixed once created) and the last position handed out. */
+  const cursors = new Map<number, { stream: number; position: number }>();
   return {
     async next(partitions, limit) {
-      const { rows } = await options.pool.query<{ stream: number; position: string }>(
-        `SELECT stream, position::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = ANY($3::int[])`,
-        [options.groupId, options.topic, partitions],
-      );
-      if (rows.length === 0) return undefined;
-      const entries = await options.read(rows.map((r) => ({ stream: r.stream, position: Number(r.position) })), limit);
+      // A partition that left is read from its stored cursor again if it comes back.
+      for (const partition of cursors.keys()) if (!partitions.includes(partition)) cursors.delete(partition);
+      const unknown = partitions.filter((p) => !cursors.has(p));
+      if (unknown.length > 0) {
+        const { rows } = await options.pool.query<{ stream: number; partition: number; position: string }>(
+          `SELECT stream, partition, position::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = ANY($3::int[])`,
+          [options.groupId, options.topic, unknown],
+        );
+        for (const r of rows) cursors.set(r.partition, { stream: r.stream, position: Number(r.position) });
+      }
+      const after = partitions.flatMap((p) => cursors.get(p) ?? []);
+      if (after.length === 0) return undefined;
+      const entries = await options.read(after, limit);
       if (entries.length === 0) return undefined;
       const last = new Map<number, number>();
       for (const e of entries) last.set(e.stream, Math.max(last.get(e.stream) ?? 0, e.position));
+      for (const cursor of cursors.values()) cursor.position = Math.max(cursor.position, last.get(cursor.stream) ?? 0);
       return {
         messages: entries.map((e) => e.message),
         // greatest(): a former owner still relaying the same rows must not move a cursor back.
@@ -125,6 +151,7 @@ export function logSource(options: LogSourceOptions): RelaySource {
           )),
       };
     },
+    forget: () => cursors.clear(),
   };
 }
 
@@ -153,7 +180,7 @@ export interface OutboxRelayOptions {
   /** A sweep for rows nobody announced (a crashed owner's): this often. */
   sweepIntervalMs?: number;
   batchSize?: number;
-  /** After each round of a source: messages sent, and seconds from its read to its acknowledgement. */
+  /** After each round of a source: messages sent, and seconds from its read to Kafka's acknowledgement of the send. */
   onRelayed?: (messages: number, seconds: number) => void;
 }
 
@@ -161,16 +188,19 @@ export interface OutboxRelayOptions {
  * Sends what its sources hold, in order, and marks it sent once Kafka
  * acknowledged it. `notify()` after each commit sends at once; a periodic
  * sweep picks up what an earlier owner left. One drain at a time, so a
- * partition's messages never overtake each other. At least once: a crash
- * between the send and the acknowledgement sends those messages again, so
- * every message carries what lets a reader drop a duplicate (a tile change's
- * position).
+ * partition's messages never overtake each other. Marking sent is written
+ * behind the sends (the sources remember what they handed out), so the next
+ * round does not wait for it. At least once: a crash between a send and its
+ * mark sends those messages again, so every message carries what lets a
+ * reader drop a duplicate (a tile change's position).
  */
 export class OutboxRelay {
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The marks not yet written, one after the other. */
+  private marking: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -221,11 +251,28 @@ export class OutboxRelay {
       const started = performance.now();
       const batch = await source.next(partitions, limit);
       if (batch === undefined) return;
-      await this.send(batch.messages);
-      await batch.acknowledge();
+      try {
+        await this.send(batch.messages);
+      } catch (error) {
+        // Not sent (or not all): read again from what is marked sent.
+        source.forget();
+        throw error;
+      }
       this.options.onRelayed?.(batch.messages.length, (performance.now() - started) / 1000);
+      this.mark(source, batch);
       if (batch.messages.length < limit) return;
     }
+  }
+
+  private mark(source: RelaySource, batch: RelayBatch): void {
+    this.marking = this.marking.then(() =>
+      batch.acknowledge().catch((error: unknown) => {
+        // Sent but not marked: read and send again (a duplicate) rather than leave the mark behind for good.
+        source.forget();
+        this.options.logger.warn({ event: 'outbox_mark_failed', err: error });
+        this.notify();
+      }),
+    );
   }
 
   /** In order, one topic run at a time, so each key's messages keep their order. */
@@ -240,16 +287,18 @@ export class OutboxRelay {
     }
   }
 
-  /** Sends everything waiting now (after the drain under way), through the same one-at-a-time path. */
+  /** Sends everything waiting now (after the drain under way), through the same one-at-a-time path, and marks it sent. */
   async flush(): Promise<void> {
     await this.running;
     await this.drainOnce();
+    await this.marking;
   }
 
-  /** Stops the sweep and waits for the send under way. Safe to call twice. */
+  /** Stops the sweep and waits for the send under way and its mark. Safe to call twice. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     await this.running;
+    await this.marking;
   }
 }

@@ -142,6 +142,29 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     await producer.stop();
   });
 
+  it('applies batches fetched while an earlier one is still applying in offset order, each once', async () => {
+    const topic = await topicWith([]);
+    const seen: number[] = [];
+    await start(topic, uniqueName('g'), {
+      handle: async (tx, messages) => {
+        // A slow apply: later batches are fetched (ahead) meanwhile and must wait their turn.
+        await new Promise((r) => setTimeout(r, 60));
+        for (const m of messages) {
+          seen.push(Number(m.offset));
+          await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
+        }
+        return { outcomes: messages.map(() => OK) };
+      },
+    });
+    for (let round = 0; round < 10; round++) {
+      await produce(topic, Array.from({ length: 5 }, (_, i) => ({ key: 'k', value: `v${round * 5 + i}` })));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await waitFor(async () => (await appliedValues(topic)).length >= 50, { timeoutMs: 20000, what: 'every message applied' });
+    expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(await appliedValues(topic)).toEqual(Array.from({ length: 50 }, (_, i) => `v${i}`));
+  });
+
   it('never applies a message twice when Kafka redelivers what Postgres already holds', async () => {
     const topic = await topicWith(['a', 'b', 'c']);
     const group = uniqueName('g');

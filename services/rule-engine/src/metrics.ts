@@ -25,7 +25,7 @@ export function createEngineMetrics(): EngineMetrics {
   const relayed = new Counter({ name: 'rule_engine_outbox_relayed_total', help: 'Outbox messages sent to Kafka', registers: [registry] });
   const waited = new Histogram({ name: 'rule_engine_batch_wait_seconds', help: "A batch's oldest event, from the gateway's receipt to the start of evaluation", buckets: STAGE_BUCKETS, registers: [registry] });
   const applied = new Histogram({ name: 'rule_engine_batch_apply_seconds', help: 'A batch from the start of evaluation to its commit', buckets: STAGE_BUCKETS, registers: [registry] });
-  const relaying = new Histogram({ name: 'rule_engine_relay_send_seconds', help: 'One relay round: read outbox or history rows, send them, mark them sent', buckets: STAGE_BUCKETS, registers: [registry] });
+  const relaying = new Histogram({ name: 'rule_engine_relay_send_seconds', help: 'One relay round: read outbox or history rows and send them (marking them sent follows behind)', buckets: STAGE_BUCKETS, registers: [registry] });
   return {
     registry,
     evaluated: (n) => {
