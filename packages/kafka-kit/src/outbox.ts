@@ -52,6 +52,11 @@ export interface RelaySource {
   forget(): void;
 }
 
+/** What a source remembers of partitions it no longer owns goes: if one comes back, it is read from its stored marks. */
+function forgetLeft(handedOut: Map<number, unknown>, owned: readonly number[]): void {
+  for (const partition of handedOut.keys()) if (!owned.includes(partition)) handedOut.delete(partition);
+}
+
 /** An outbox table (see `writeOutbox`): rows are deleted once sent. */
 export function outboxSource(pool: Pool, table: string): RelaySource {
   identifier(table, 'outbox table');
@@ -59,7 +64,7 @@ export function outboxSource(pool: Pool, table: string): RelaySource {
   const handedOut = new Map<number, number>();
   return {
     async next(partitions, limit) {
-      for (const partition of handedOut.keys()) if (!partitions.includes(partition)) handedOut.delete(partition);
+      forgetLeft(handedOut, partitions);
       // Ordered by the bigint column: an `id::text` output column of the same name would sort as text ('100000' < '99999').
       // Per partition, because ids are drawn before commit: another partition's later id may commit first.
       const { rows } = await pool.query<{ position: string; source_partition: number; topic: string; key: string; value: string; headers: Record<string, string> }>(
@@ -124,8 +129,7 @@ export function logSource(options: LogSourceOptions): RelaySource {
   const cursors = new Map<number, { stream: number; position: number }>();
   return {
     async next(partitions, limit) {
-      // A partition that left is read from its stored cursor again if it comes back.
-      for (const partition of cursors.keys()) if (!partitions.includes(partition)) cursors.delete(partition);
+      forgetLeft(cursors, partitions);
       const unknown = partitions.filter((p) => !cursors.has(p));
       if (unknown.length > 0) {
         const { rows } = await options.pool.query<{ stream: number; partition: number; position: string }>(
