@@ -27,4 +27,19 @@ export const TILES = [
     kind: 'counter',
     rule: { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 5, critical: 20 } },
   },
+  {
+    // GitHub's deployment_status and workflow_run webhooks (/api/v1/integrations/github).
+    name: 'GitHub deployments',
+    kind: 'deployment',
+    rule: {
+      filter: { type: 'deployment', source: 'github' },
+      evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } },
+    },
+  },
+  {
+    // Alertmanager's webhook (/api/v1/integrations/alertmanager): firing is critical, resolved ok.
+    name: 'Alertmanager alerts',
+    kind: 'alert',
+    rule: { filter: { type: 'error', name: 'alert', source: 'alertmanager' }, evaluation: { kind: 'up_down', attribute: 'resolved' } },
+  },
 ];

@@ -40,6 +40,11 @@ up() {
   if ! pg_ok; then
     is_local "$pg_host" || { echo "postgres at $pg_host:$pg_port is not answering" >&2; return 1; }
     echo "starting postgres..."
+    # The workload's settings (deploy/postgres/pulseboard.conf), read at this start; a
+    # Postgres someone else started keeps its own.
+    # shellcheck disable=SC2046
+    confd="/etc/postgresql/$(ls /etc/postgresql)/main/conf.d"
+    if [[ -d "$confd" ]]; then cp "$here/postgres/pulseboard.conf" "$confd/pulseboard.conf"; fi
     # --skip-systemctl-redirect: no systemd here (containers, CI).
     # shellcheck disable=SC2046
     pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start

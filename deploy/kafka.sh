@@ -27,6 +27,18 @@ pid_alive() {
   [[ -n "$pid" ]] && grep -qa 'kafka\.Kafka' "/proc/$pid/cmdline" 2>/dev/null
 }
 
+# The broker this script just launched, while it starts: alive while its
+# process is (not a zombie). Not pid_alive: right after the fork, /proc/PID/cmdline
+# still shows this shell (or nothing, mid-exec) until setsid has exec'd java, so
+# on a busy machine the cmdline test reported a starting broker as dead ("kafka
+# died during startup" with an empty log) and left it running unowned.
+launched_alive() {
+  local stat
+  stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }"
+  [[ "${stat:0:1}" != Z ]]
+}
+
 port_open() { timeout 1 bash -c "exec 3<>/dev/tcp/$host/$1" 2>/dev/null; }
 
 resolve_jars() {
@@ -101,6 +113,7 @@ start() {
   local t0=$SECONDS
   mkdir -p "$state"
   if pid_alive && port_open "$port"; then echo "kafka already running"; return 0; fi
+  local launched=""
   if ! pid_alive; then
     if port_open "$port"; then echo "port $port is taken by another process" >&2; return 1; fi
     resolve_jars
@@ -114,7 +127,8 @@ start() {
       -Dlog4j.configuration="file:$state/log4j.properties" \
       -cp "$lib/*" kafka.Kafka "$state/server.properties" \
       </dev/null >>"$log" 2>&1 &
-    echo $! >"$pidfile"
+    launched=$!
+    echo "$launched" >"$pidfile"
   fi
   # The port opens before the broker is unfenced; "Kafka Server started" is
   # logged only once it is. Polling that is cheap; then one real client
@@ -122,8 +136,8 @@ start() {
   # TopicCommand in kafka_2.13 3.9 (it moved to kafka-tools), hence this class.
   local deadline=$((SECONDS + 90))   # excludes a cold Maven download
   while (( SECONDS < deadline )); do
-    if ! pid_alive; then
-      echo "kafka died during startup; last 40 log lines:" >&2
+    if { [[ -n "$launched" ]] && ! launched_alive "$launched"; } || { [[ -z "$launched" ]] && ! pid_alive; }; then
+      echo "kafka died during startup; last 40 lines of $log:" >&2
       tail -n 40 "$log" >&2; rm -f "$pidfile"; return 1
     fi
     if grep -q 'Kafka Server started' "$log" 2>/dev/null && port_open "$port" &&
@@ -132,7 +146,7 @@ start() {
     fi
     sleep 0.25
   done
-  echo "kafka did not become ready within 90 s; last 40 log lines:" >&2
+  echo "kafka did not become ready within 90 s; last 40 lines of $log:" >&2
   tail -n 40 "$log" >&2; return 1
 }
 
@@ -142,7 +156,11 @@ stop() {
   kill -TERM "$pid"
   # SIGTERM = controlled shutdown (flushes logs, clean restart next time).
   for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-  if kill -0 "$pid" 2>/dev/null; then echo "kafka ignored SIGTERM for 30 s, killing" >&2; kill -KILL "$pid"; fi
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "kafka ignored SIGTERM for 30 s, killing" >&2; kill -KILL "$pid"
+    # Gone before we return: a restart must not find its data dir still locked.
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+  fi
   rm -f "$pidfile"; echo "kafka stopped"
 }
 

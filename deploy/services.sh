@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs Pulseboard's services, compiled (deploy/build.sh), as background processes (dev and single-host use;
-# Kubernetes manifests are in deploy/k8s). Usage: deploy/services.sh start|stop|status
+# the Helm chart for Kubernetes is deploy/helm/pulseboard). Usage: deploy/services.sh start|stop|status
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -11,6 +11,8 @@ cd "$root"
 started=$SECONDS
 
 install_deps
+# The operator-signal tests run on this path too (promtool, a local Prometheus scraping the services).
+bash deploy/prometheus.sh
 bash deploy/docker-engine.sh up
 t=$SECONDS
 bash deploy/images.sh

@@ -14,9 +14,15 @@ if [[ -z "${CHROMIUM_PATH:-}" && ! -x /usr/bin/chromium ]]; then
   sudo_if_needed() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
   sudo_if_needed apt-get install -y -qq chromium >/dev/null || { sudo_if_needed apt-get update -qq && sudo_if_needed apt-get install -y -qq chromium >/dev/null; }
 fi
+# promtool checks every service's /metrics; a real Prometheus scrapes the stack (tests/ops).
+bash deploy/prometheus.sh
 # The integration tests' global setup also does this; doing it first keeps its output readable.
 DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/pulseboard_test}" bash deploy/infra.sh up
 pnpm --silent typecheck
+# The committed OpenAPI document lints clean. Unit tests check that it and docs/asyncapi.json
+# are what the code generates, validate the AsyncAPI document, and compare each topic's
+# schema with its released snapshot (docs/topic-schemas/).
+REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true pnpm exec redocly lint --format=summary docs/openapi.json
 # The compiled services (dist/) that production runs; tests/e2e/compiled runs them.
 bash deploy/build.sh
 pnpm exec vitest run --reporter=verbose

@@ -12,17 +12,32 @@ export GATEWAY_PORT="${GATEWAY_PORT:-8080}"
 export BROADCAST_PORT="${BROADCAST_PORT:-8081}"
 # Local receivers (127.0.0.1) may get notifications here; production refuses loopback targets (SSRF).
 export NOTIFY_ALLOW_LOOPBACK="${NOTIFY_ALLOW_LOOPBACK:-true}"
-# The admin token is made once per machine and kept in the state dir (mode 600).
+# The admin token and the key that seals stored notification secrets are made once per machine
+# and kept in the state dir (mode 600); the services refuse to start without strong ones.
+# Yours win when set in the environment.
+keep_secret() { # <variable> <file>
+  local name=$1 file=$2
+  if [[ -z "${!name:-}" ]]; then
+    [[ -s "$file" ]] || (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64url'))" >"$file")
+    printf -v "$name" '%s' "$(cat "$file")"
+  fi
+  export "${name?}"
+}
 token_file="$state_dir/admin-token"
-if [[ -z "${ADMIN_TOKEN:-}" ]]; then
-  [[ -s "$token_file" ]] || (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(24).toString('base64url'))" >"$token_file")
-  ADMIN_TOKEN="$(cat "$token_file")"
-fi
-export ADMIN_TOKEN
+keep_secret ADMIN_TOKEN "$token_file"
+new_secrets_key=false
+[[ -z "${SECRETS_KEY:-}" && ! -s "$state_dir/secrets-key" ]] && new_secrets_key=true
+keep_secret SECRETS_KEY "$state_dir/secrets-key"
 
 install_deps
 bash deploy/infra.sh up
 pnpm --silent migrate
+# Earlier releases sealed with a published development key when none was set: the first run
+# that generates a key seals what they stored again under it (nothing to do on a new database).
+if [[ "$new_secrets_key" == true ]]; then
+  SECRETS_KEY_PREVIOUS=pulseboard-development-secrets-key pnpm --silent secrets:rotate ||
+    echo "warning: some stored notification secrets open under neither key; see SECURITY.md (Rotating SECRETS_KEY)" >&2
+fi
 bash deploy/services.sh start
 
 gateway="http://127.0.0.1:$GATEWAY_PORT"

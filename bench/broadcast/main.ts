@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { migrateAll } from '@pulseboard/db';
-import { envelope, freePort, provisionProject, request, SOURCE_NODE_ARGS, spawnService, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import { envelope, freePort, provisionProject, request, SOURCE_NODE_ARGS, spawnService, testKafka, type ServiceProcess, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 
 const { values: args } = parseArgs({
@@ -45,7 +45,9 @@ const env = {
   TOPIC_EVENTS: `bench.broadcast.${run}.events`,
   TOPIC_TILE_CHANGES: `bench.broadcast.${run}.tile-changes`,
   TOPIC_RULE_OUTCOMES: `bench.broadcast.${run}.rule-outcomes`,
-  ADMIN_TOKEN: `bench-${run}`,
+  // Strong generated secrets: services refuse weak ones.
+  ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+  SECRETS_KEY: TEST_SECRETS_KEY,
   MIGRATE_ON_START: 'false',
   WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
   // 20,000+ requests in a run (and runs in the same hour): the global and account hourly limits must not refuse them.

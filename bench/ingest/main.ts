@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { freePort, provisionProject, SOURCE_NODE_ARGS, testKafka, waitFor, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import { freePort, provisionProject, SOURCE_NODE_ARGS, testKafka, waitFor, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { brokerRoundTrip } from './broker-rtt.ts';
 import { cpuSeconds } from '../shared/process-cpu.ts';
 
@@ -45,7 +45,8 @@ const BATCH_CONNECTIONS = Number(args['batch-connections']);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_ingest_bench');
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? localRedisUrl(3);
 const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS;
-const ADMIN_TOKEN = `bench-${randomUUID()}`;
+// Strong generated secrets: services refuse weak ones.
+const ADMIN_TOKEN = TEST_ADMIN_TOKEN;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line = '') => console.log(line);
 
@@ -122,7 +123,7 @@ async function gatewayStats(url: string): Promise<string> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   const opsPerCall = value('gateway_limiter_batch_operations_sum') / value('gateway_limiter_batch_operations_count');
-  const ackMs = value('gateway_kafka_ack_ms_sum') / value('gateway_kafka_ack_ms_count');
+  const ackMs = (1000 * value('gateway_kafka_ack_seconds_sum')) / value('gateway_kafka_ack_seconds_count');
   const perProduce = value('gateway_kafka_produce_request_messages_sum') / value('gateway_kafka_produce_request_messages_count');
   return `limiter: ${f(opsPerCall)} requests decided per Redis call; Kafka: ${f(perProduce)} events per produce request, ${f(ackMs)} ms mean from hand-off to ack`;
 }
@@ -155,6 +156,7 @@ async function main(): Promise<void> {
         GATEWAY_PORT: String(gatewayPort),
         GATEWAY_HOST: '127.0.0.1',
         ADMIN_TOKEN,
+        SECRETS_KEY: TEST_SECRETS_KEY,
         LOG_LEVEL: 'info',
         MIGRATE_ON_START: 'false',
         // No rule engine here: webhooks answer 202 at once instead of waiting for an outcome

@@ -22,7 +22,7 @@ import { COUNT_CAP, countEvents, selectEventPage } from '../../services/gateway/
 import { BENCH_PROJECT, hotCount, loadEvents, loadedCount, loadedTotal } from './load.ts';
 import { CASES } from './cases.ts';
 import { measure, ms, type Figures } from './measure.ts';
-import { TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import { TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   await pool.query('DELETE FROM projects WHERE project_key = $1', [BENCH_PROJECT]);
   await pool.query("DELETE FROM accounts WHERE name = 'bench'");
   const account = (await pool.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('bench') RETURNING id")).rows[0]!.id;
-  const env = loadGatewayEnv({ DATABASE_URL, REDIS_URL, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', MIGRATE_ON_START: 'false', LOG_LEVEL: 'error', DATABASE_POOL_SIZE: '4' });
+  const env = loadGatewayEnv({ DATABASE_URL, REDIS_URL, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', MIGRATE_ON_START: 'false', LOG_LEVEL: 'error', DATABASE_POOL_SIZE: '4', ADMIN_TOKEN: TEST_ADMIN_TOKEN, SECRETS_KEY: TEST_SECRETS_KEY });
   await pool.query("INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota) VALUES ($1, $2, 'Bench', $3, 'evk_', $4)", [BENCH_PROJECT, account, hashSecret(apiKey), env.DEFAULT_MONTHLY_QUOTA]);
 
   const gateway = await startGateway(env, { skipTopicCheck: true, logger: createLogger('bench-gateway', 'error') });

@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
-import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 import { cpuSeconds } from '../shared/process-cpu.ts';
 
@@ -54,7 +54,9 @@ const env = {
   TOPIC_NOTIFICATION_REQUESTS: `bench.notify.${run}.requests`,
   TOPIC_NOTIFICATION_OUTCOMES: `bench.notify.${run}.outcomes`,
   TOPIC_NOTIFICATIONS_DLQ: `bench.notify.${run}.dlq`,
-  ADMIN_TOKEN: `bench-${run}`,
+  // Strong generated secrets: services refuse weak ones.
+  ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+  SECRETS_KEY: TEST_SECRETS_KEY,
   MIGRATE_ON_START: 'false',
   WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
   NOTIFICATION_GROUP_ID: `bench-notify-${run}`,

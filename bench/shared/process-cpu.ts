@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
 export function cpuSeconds(pid: number | undefined): number {
@@ -8,4 +8,69 @@ export function cpuSeconds(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+interface Stat {
+  pid: number;
+  ppid: number;
+  /** utime + stime, seconds. */
+  own: number;
+  /** cutime + cstime: children that exited and were reaped, seconds. */
+  reaped: number;
+}
+
+function stat(pid: number): Stat | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return { pid, ppid: Number(fields[1]), own: (Number(fields[11]) + Number(fields[12])) / 100, reaped: (Number(fields[13]) + Number(fields[14])) / 100 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process and all its live descendants. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = stat(Number(name));
+    if (s === undefined) continue;
+    children.set(s.ppid, [...(children.get(s.ppid) ?? []), s.pid]);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/**
+ * CPU seconds of a process tree so far: every live member's own time plus
+ * what the members reaped from children that exited (a Postgres postmaster's
+ * ended backends), so the figure only grows.
+ */
+export function treeCpuSeconds(root: number): number {
+  let total = 0;
+  for (const pid of processTree(root)) {
+    const s = stat(pid);
+    if (s !== undefined) total += s.own + s.reaped;
+  }
+  return total;
+}
+
+/** Proportional set size of a process tree in bytes (shared pages split between sharers, so a sum is honest). */
+export function treePssBytes(root: number): number {
+  let total = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
 }

@@ -15,8 +15,10 @@ if docker compose version >/dev/null 2>&1; then compose=(docker compose); else c
 compose() { "${compose[@]}" -p "$project" "${files[@]}" "$@"; }
 # Ports of their own, so a stack started by deploy/up.sh may keep running.
 export GATEWAY_HOST_PORT=18080 BROADCAST_HOST_PORT=18081 KAFKA_HOST_PORT=19093 RECEIVER_HOST_PORT=18099
-ADMIN_TOKEN="$(node -e "console.log(require('node:crypto').randomBytes(24).toString('hex'))")"
-export ADMIN_TOKEN
+# Strong secrets of this run's own: the services refuse missing or weak ones.
+ADMIN_TOKEN="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))")"
+SECRETS_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))")"
+export ADMIN_TOKEN SECRETS_KEY
 
 leftovers() {
   { docker ps -aq --filter "label=com.docker.compose.project=$project"

@@ -7,7 +7,8 @@ import { freePort, provisionProject, serviceTestEnv, spawnService, TEST_ADMIN_TO
 export async function startPipeline(extraEnv: Record<string, string> = {}, options: { compiled?: boolean } = {}) {
   const spawnOptions = { compiled: options.compiled === true };
   const port = await freePort();
-  const env = serviceTestEnv({ GATEWAY_PORT: String(port), RULE_ENGINE_SESSION_TIMEOUT_MS: '6000', RULE_ENGINE_RULES_POLL_MS: '200', ...extraEnv });
+  // Loopback targets allowed (gateway and notification): the tests' receivers are local.
+  const env = serviceTestEnv({ GATEWAY_PORT: String(port), RULE_ENGINE_SESSION_TIMEOUT_MS: '6000', RULE_ENGINE_RULES_POLL_MS: '200', NOTIFY_ALLOW_LOOPBACK: 'true', ...extraEnv });
   const gateway = await spawnService('gateway', env, spawnOptions);
   const processes: ServiceProcess[] = [gateway];
   const url = `http://127.0.0.1:${port}`;
@@ -50,8 +51,8 @@ export async function startPipeline(extraEnv: Record<string, string> = {}, optio
       processes.push(engine);
       return engine;
     },
-    async startStore(): Promise<ServiceProcess> {
-      const store = await spawnService('store', env, spawnOptions);
+    async startStore(extra: Record<string, string> = {}): Promise<ServiceProcess> {
+      const store = await spawnService('store', { ...env, ...extra }, spawnOptions);
       processes.push(store);
       return store;
     },

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { envelope, readTopic, request, TEST_DATABASE_URL, testKafka, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import { seal, TARGET_REFUSED_REASON } from '@pulseboard/contracts';
+import { envelope, freePort, readTopic, request, TEST_DATABASE_URL, TEST_SECRETS_KEY, testKafka, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 import { httpReceiver, smtpReceiver, type Reply } from './receivers.ts';
 
@@ -40,6 +41,8 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data as { id: number; config: Record<string, unknown> };
   };
+  // A port nothing listens on: free a moment ago (a race with another process taking it is harmless: it would answer, and the test fail loudly).
+  const closedPort = () => freePort();
   const deliveries = async (project: Project, id: number) => (await api(project, `/notifications/${id}/deliveries`)).body.data as { id: string; status: string; attempts: number; last_error: string | null; tile_id: number | null }[];
   const ingest = async (project: Project, event: Record<string, unknown>) => {
     const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }) });
@@ -65,9 +68,12 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     expect(listed).toHaveLength(1);
     expect(listed[0].config.secret).not.toBe(secret);
     expect(listed[0].config.secret).toContain('••••');
-    expect(listed[0]).toMatchObject({ id: created.body.data.id, name: 'hook', type: 'webhook', config: { url: `${receiver.url}/api` } });
+    // The URL is a secret too (it often carries a token): sealed, and shown down to scheme, host and port.
+    expect(created.body.data.config.url).toBe(`${receiver.url}/••••`);
+    expect(listed[0]).toMatchObject({ id: created.body.data.id, name: 'hook', type: 'webhook', config: { url: `${receiver.url}/••••` } });
     const stored = (await db.query('SELECT config::text, secrets FROM notification_services WHERE id = $1', [created.body.data.id])).rows[0];
     expect(`${stored.config}${stored.secrets}`).not.toContain(secret.slice(6));
+    expect(`${stored.config}${stored.secrets}`).not.toContain('/api');
 
     const id = created.body.data.id;
     for (const [method, path] of [['GET', `/notifications/${id}/deliveries`], ['PUT', `/notifications/${id}`], ['POST', `/notifications/${id}/send`], ['DELETE', `/notifications/${id}`]] as const) {
@@ -134,6 +140,16 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     expect(received.raw).toContain('Subject: Pulseboard test notification');
     expect(received.raw).toContain('Content-Type: text/plain');
     expect(received.raw).toContain('Content-Type: text/html');
+
+    // User strings are escaped for each format: no link or mention in Slack, no markup in the email's HTML.
+    const hostile = { subject: '<!channel> deploy', body: 'see <https://phish.example|click> & go' };
+    expect((await api(project, `/notifications/${slack.id}/send_message`, { body: hostile })).body.data).toMatchObject({ status: 'delivered' });
+    const slackText = JSON.parse(receiver.received.filter((r) => r.path === `/msg-slack-${project.projectKey}`).at(-1)!.body) as { text: string };
+    expect(slackText.text).toBe('&lt;!channel&gt; deploy: see &lt;https://phish.example|click&gt; &amp; go');
+    expect((await api(project, `/notifications/${mail.id}/send_message`, { body: { subject: 'markup', body: '<img src=x onerror=alert(1)>' } })).body.data).toMatchObject({ status: 'delivered' });
+    const html = smtp.mails.at(-1)!.raw.split('Content-Type: text/html')[1]!;
+    expect(html).not.toContain('<img');
+    expect(html).toMatch(/&#60;img|&amp;#60;img|&#x3C;img|=26#60;img/i);
   });
 
   it('retries 500s until delivered, honours 429 Retry-After, fails 4xx at once, dead-letters after the last try', async () => {
@@ -207,7 +223,7 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     const secret = hook.config.secret as string;
     const renamed = await api(project, `/notifications/${hook.id}`, { method: 'PUT', body: { name: 'renamed', config: { url: `${receiver.url}/after-${project.projectKey}` } } });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.data).toMatchObject({ id: hook.id, name: 'renamed', type: 'webhook', config: { url: `${receiver.url}/after-${project.projectKey}` } });
+    expect(renamed.body.data).toMatchObject({ id: hook.id, name: 'renamed', type: 'webhook', config: { url: `${receiver.url}/••••` } });
     expect(renamed.body.data.config.secret).toContain('••••');
     expect((await api(project, `/notifications/${hook.id}/send`, { body: {} })).body.data).toMatchObject({ status: 'delivered' });
     const sent = receiver.received.find((r) => r.path === `/after-${project.projectKey}`)!;
@@ -249,13 +265,48 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     }
   });
 
-  it('refuses private, link-local and metadata targets (SSRF) even with loopback allowed', async () => {
+  it('outbound guard: literal targets that are not global unicast are refused at creation, every IPv4-in-IPv6 form judged as its IPv4 (loopback allowed here)', async () => {
     const project = await pipeline.provision();
-    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/hook', 'http://[fd00::1]/hook']) {
-      const service = await createService(project, 'webhook', { url });
-      const res = await api(project, `/notifications/${service.id}/send`, { body: {} });
-      expect(res.body.data, url).toMatchObject({ status: 'failed', attempts: 1 });
-      expect((await deliveries(project, service.id))[0]!.last_error).toMatch(/private, link-local or reserved/);
+    for (const [type, field, url] of [
+      ['webhook', 'url', 'http://169.254.169.254/latest/meta-data'],
+      ['webhook', 'url', 'http://10.1.2.3/hook'],
+      ['webhook', 'url', 'http://[fd00::1]/hook'],
+      ['webhook', 'url', 'http://[::a9fe:a9fe]/'],
+      ['webhook', 'url', 'http://[::ffff:10.1.2.3]/'],
+      ['webhook', 'url', 'http://[64:ff9b::a00:1]/'],
+      ['webhook', 'url', 'http://[2002:a00:1::]/'],
+      ['webhook', 'url', 'http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/'],
+      ['webhook', 'url', 'http://[fe80::1]/'],
+      ['slack', 'webhook_url', 'http://192.168.1.20/services/x'],
+    ]) {
+      const res = await api(project, '/notifications', { body: { name: 'internal', type, config: { [field!]: url } } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.code, url).toBe('validation_error');
+      expect(Object.keys(res.body.error.details), url).toEqual([`config.${field}`]);
+    }
+  });
+
+  it('a refused target (a service stored before creation checked it) and a failed connection record a generic reason: no address, no port', async () => {
+    const project = await pipeline.provision();
+    // As a release without the creation check stored it: sealed under the run's key, target a private literal.
+    const stored = await db.query<{ id: string }>(
+      `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'old', 'webhook', '{}', $2) RETURNING id`,
+      [project.accountId, seal(JSON.stringify({ url: 'http://10.1.2.3:8443/hook', secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0' }), TEST_SECRETS_KEY)],
+    );
+    const refused = await api(project, `/notifications/${stored.rows[0]!.id}/send`, { body: {} });
+    expect(refused.body.data).toMatchObject({ status: 'failed', attempts: 1 });
+    const refusedError = (await deliveries(project, Number(stored.rows[0]!.id)))[0]!.last_error!;
+    expect(refusedError).toBe(TARGET_REFUSED_REASON);
+
+    // A closed port on loopback (allowed here): the tenant learns that it was refused, not where.
+    const closed = await closedPort();
+    const service = await createService(project, 'webhook', { url: `http://127.0.0.1:${closed}/hook` });
+    await api(project, `/notifications/${service.id}/send`, { body: {} });
+    const failed = (await deliveries(project, service.id))[0]!;
+    expect(failed.last_error).toBe('the connection was refused');
+    for (const error of [refusedError, failed.last_error!]) {
+      expect(error).not.toMatch(/\d+\.\d+\.\d+|::|8443/);
+      expect(error).not.toContain(String(closed));
     }
   });
 

@@ -39,7 +39,7 @@ describe('deploy/seed-demo.ts against a real gateway', () => {
     expect(first.stdout).not.toContain('note:');
     expect((await request(`${pipeline.url}/ingest`, { token: apiKey, body: envelope(names.DEMO_PROJECT_KEY) })).status).toBe(201);
     const tiles = await request(`${pipeline.url}/api/v1/tiles`, { token: token });
-    expect(tiles.body.data.map((t: { name: string }) => t.name)).toEqual(['Deployments', 'API uptime', 'CPU usage', 'Errors, last 5 minutes']);
+    expect(tiles.body.data.map((t: { name: string }) => t.name)).toEqual(['Deployments', 'API uptime', 'CPU usage', 'Errors, last 5 minutes', 'GitHub deployments', 'Alertmanager alerts']);
 
     const second = await seed(pipeline.url, names);
     expect(second.code, second.stderr).toBe(0);
@@ -51,7 +51,7 @@ describe('deploy/seed-demo.ts against a real gateway', () => {
     expect((await request(`${pipeline.url}/ingest`, { token: apiKey2, body: envelope(names.DEMO_PROJECT_KEY) })).status).toBe(201);
     expect((await request(`${pipeline.url}/api/v1/tiles`, { token })).status).toBe(401);
     const after = await request(`${pipeline.url}/api/v1/tiles`, { token: token2 });
-    expect(after.body.meta.total_count).toBe(4);
+    expect(after.body.meta.total_count).toBe(6);
     const accounts = await request(`${pipeline.url}/api/v1/admin/accounts`, { token: TEST_ADMIN_TOKEN });
     expect(accounts.body.data.filter((a: { name: string }) => a.name === names.DEMO_ACCOUNT_NAME)).toHaveLength(1);
   });

@@ -1,13 +1,25 @@
 import WebSocket from 'ws';
 import { waitFor } from '@pulseboard/test-kit';
+import { broadcastServerMessageSchema, createAjv, tileChangeSchema } from '@pulseboard/contracts';
+
+// Every server message is checked against the protocol's schema (the AsyncAPI document is generated from it).
+const ajv = createAjv();
+ajv.addSchema(tileChangeSchema);
+const validServerMessage = ajv.compile(broadcastServerMessageSchema);
 
 /** A WebSocket client for tests: keeps every message and how the socket closed. */
 export class TestSocket {
   readonly messages: any[] = [];
+  /** Server messages the protocol's schema does not describe: any fails the test at its next wait. */
+  readonly undocumented: string[] = [];
   closed: { code: number; reason: string } | undefined;
 
   private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => this.messages.push(JSON.parse(data.toString())));
+    ws.on('message', (data) => {
+      const message: unknown = JSON.parse(data.toString());
+      if (!validServerMessage(message)) this.undocumented.push(`${data.toString().slice(0, 300)}: ${JSON.stringify(validServerMessage.errors?.slice(0, 3))}`);
+      this.messages.push(message);
+    });
     ws.on('close', (code, reason) => (this.closed = { code, reason: reason.toString() }));
   }
 
@@ -36,9 +48,16 @@ export class TestSocket {
 
   /** The first message (from `from` on) that matches; waits for it. */
   async next(match: (m: any) => boolean, options: { from?: number; timeoutMs?: number } = {}): Promise<any> {
+    this.checkDocumented();
     let found: any;
     await waitFor(() => (found = this.messages.slice(options.from ?? 0).find(match)) !== undefined, { timeoutMs: options.timeoutMs ?? 10000, what: 'a matching WebSocket message', intervalMs: 10 });
+    this.checkDocumented();
     return found;
+  }
+
+  /** Throws when the server sent a message that broadcastServerMessageSchema (packages/contracts) does not describe. */
+  checkDocumented(): void {
+    if (this.undocumented.length > 0) throw new Error(`broadcast sent messages its protocol schema does not describe (add them to broadcastServerMessageSchema, then pnpm asyncapi:write): ${this.undocumented.join('; ')}`);
   }
 
   changes(): any[] {
@@ -47,6 +66,7 @@ export class TestSocket {
 
   async waitClosed(timeoutMs = 10000): Promise<{ code: number; reason: string }> {
     await waitFor(() => this.closed !== undefined, { timeoutMs, what: 'the socket to close', intervalMs: 10 });
+    this.checkDocumented();
     return this.closed!;
   }
 

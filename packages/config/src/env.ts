@@ -1,5 +1,6 @@
 import envSchema from 'env-schema';
 import { PulseboardError, TOPICS } from '@pulseboard/contracts';
+import { secretWeakness } from './secrets.ts';
 
 /** Env properties every service shares; each service spreads these into its one schema. */
 export const commonEnvProperties = {
@@ -12,12 +13,10 @@ export const commonEnvProperties = {
   TOPIC_EVENTS_DLQ: { type: 'string', minLength: 1, default: TOPICS.eventsDeadLetter.name },
   TOPIC_TILE_CHANGES: { type: 'string', minLength: 1, default: TOPICS.tileChanges.name },
   TOPIC_RULE_OUTCOMES: { type: 'string', minLength: 1, default: TOPICS.ruleOutcomes.name },
+  TOPIC_CONTROL: { type: 'string', minLength: 1, default: TOPICS.control.name },
   TOPIC_NOTIFICATION_REQUESTS: { type: 'string', minLength: 1, default: TOPICS.notificationRequests.name },
   TOPIC_NOTIFICATION_OUTCOMES: { type: 'string', minLength: 1, default: TOPICS.notificationOutcomes.name },
   TOPIC_NOTIFICATIONS_DLQ: { type: 'string', minLength: 1, default: TOPICS.notificationsDeadLetter.name },
-  // Seals stored secrets (webhook secrets, Slack URLs); the gateway and the notification service share it.
-  // The default is for development only: set your own in production.
-  SECRETS_KEY: { type: 'string', minLength: 16, default: 'pulseboard-development-secrets-key' },
   // The gateway's request body limit; every service sizes the events topics from it.
   BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
   // Days an event is kept (CONTRACT Events, Retention) unless its project sets `retention_days`:
@@ -25,11 +24,57 @@ export const commonEnvProperties = {
   EVENT_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 400, default: 30 },
 } as const;
 
+/**
+ * The key that seals stored notification secrets (webhook URLs and signing secrets, Slack URLs),
+ * shared by the gateway and the notification service. No default: a strong value of the operator's
+ * own, or the service does not start (`strongSecret`). During a rotation SECRETS_KEY_PREVIOUS is the
+ * old key, still accepted for reading until `pnpm secrets:rotate` has re-sealed every row.
+ */
+export const secretsEnvProperties = {
+  SECRETS_KEY: { type: 'string', strongSecret: true },
+  SECRETS_KEY_PREVIOUS: { type: 'string', strongSecret: 'or-empty', default: '' },
+} as const;
+
+/**
+ * Outbound targets (notification URLs) besides global unicast addresses: the gateway refuses
+ * literal addresses at creation and the notification service checks every connection by the
+ * same rule. Development settings (a warning is logged at start when set): loopback for local
+ * receivers; private (RFC 1918, 100.64/10, fc00::/7) for receivers on your own network.
+ */
+export const outboundEnvProperties = {
+  NOTIFY_ALLOW_LOOPBACK: { type: 'boolean', default: false },
+  NOTIFY_ALLOW_PRIVATE: { type: 'boolean', default: false },
+} as const;
+
 export const redisEnvProperties = {
   REDIS_URL: { type: 'string', minLength: 1, default: 'redis://127.0.0.1:6379' },
   // Seed nodes of a Redis Cluster, comma-separated host:port; empty for the single Redis of REDIS_URL.
   REDIS_CLUSTER_NODES: { type: 'string', default: '', pattern: '^\\s*$|^\\s*(\\[[^\\]]+\\]|[^\\s,\\[\\]]+):\\d+\\s*(,\\s*(\\[[^\\]]+\\]|[^\\s,\\[\\]]+):\\d+\\s*)*$' },
 } as const;
+
+/**
+ * `strongSecret: true` on a property: the value must pass `secretWeakness`
+ * (`'or-empty'`: or be empty, for an optional secret). A keyword rather than a
+ * check after loading, so its errors come with all the others, at once.
+ */
+type Ajv = Parameters<Extract<NonNullable<envSchema.EnvSchemaOpt['ajv']>, { customOptions: unknown }>['customOptions']>[0];
+
+function withSecretKeyword(ajv: Ajv): Ajv {
+  ajv.addKeyword({
+    keyword: 'strongSecret',
+    type: 'string',
+    schemaType: ['boolean', 'string'],
+    errors: true,
+    validate: function strongSecret(mode: boolean | string, value: string) {
+      if (mode === false || (mode === 'or-empty' && value === '')) return true;
+      const why = secretWeakness(value);
+      if (why === undefined) return true;
+      (strongSecret as unknown as { errors: object[] }).errors = [{ keyword: 'strongSecret', message: why, params: {} }];
+      return false;
+    },
+  });
+  return ajv;
+}
 
 type EnvValue<S> = S extends { type: 'integer' | 'number' } ? number : S extends { type: 'boolean' } ? boolean : S extends { enum: readonly (infer E)[] } ? E : string;
 
@@ -49,6 +94,7 @@ export function loadEnv<T>(properties: Record<string, object>, env: Record<strin
       env: false,
       // env-schema's own ajv already reports every error at once (allErrors) and coerces strings.
       dotenv: false,
+      ajv: { customOptions: withSecretKeyword },
     });
   } catch (error) {
     throw new PulseboardError('invalid_configuration', { message: `invalid environment: ${(error as Error).message}`, cause: error });

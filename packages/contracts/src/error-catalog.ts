@@ -31,6 +31,7 @@ export const ERROR_CATALOG = {
   validation_error: { status: 400, retryable: false, message: 'Validation failed' },
   authentication_required: { status: 401, retryable: false, message: 'An API key is required: send it as "Authorization: Bearer <API_KEY>"' },
   invalid_api_key: { status: 401, retryable: false, message: 'The API key is invalid' },
+  invalid_signature: { status: 401, retryable: false, message: "The delivery's signature does not match the project's integration secret" },
   invalid_admin_token: { status: 401, retryable: false, message: 'The admin token is invalid' },
   quota_exceeded: { status: 402, retryable: false, message: 'Monthly quota exceeded' },
   forbidden: { status: 403, retryable: false, message: 'This credential may not do that' },
@@ -42,6 +43,8 @@ export const ERROR_CATALOG = {
   payload_too_large: { status: 413, retryable: false, message: 'The request body is too large' },
   unsupported_media_type: { status: 415, retryable: false, message: 'Content-Type must be application/json' },
   idempotency_key_reused: { status: 422, retryable: false, message: 'This Idempotency-Key was used with a different request body' },
+  // A documented cap (tiles per project, notification services per account) is reached.
+  resource_limit_reached: { status: 409, retryable: false, message: 'A documented cap on this kind of resource is reached' },
   rate_limit_exceeded: { status: 429, retryable: true, message: 'Rate limit exceeded' },
   internal_error: { status: 500, retryable: false, message: 'Internal server error' },
   service_unavailable: { status: 503, retryable: true, message: 'A backing service is unavailable, retry shortly', retryAfterSeconds: 1 },

@@ -32,28 +32,10 @@ export const emailConfigSchema = {
 } as const;
 
 /** Which config fields are secrets: stored sealed, never returned or logged in clear. */
-export const SECRET_CONFIG_FIELDS = { webhook: ['secret'], slack: ['webhook_url'], email: [] } as const satisfies Record<(typeof NOTIFICATION_TYPES)[number], readonly string[]>;
+// Sealed at rest and masked in answers: a webhook's URL often carries a token in its path or query.
+export const SECRET_CONFIG_FIELDS = { webhook: ['url', 'secret'], slack: ['webhook_url'], email: [] } as const satisfies Record<(typeof NOTIFICATION_TYPES)[number], readonly string[]>;
 
 export type WebhookConfig = FromSchema<typeof webhookConfigSchema>;
 export type SlackConfig = FromSchema<typeof slackConfigSchema>;
 export type EmailConfig = FromSchema<typeof emailConfigSchema>;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
-
-/** A message to send through a notification service, as the gateway asks for it (notification-requests topic). */
-export interface NotificationRequest {
-  request_id: string;
-  service_id: number;
-  account_id: number;
-  subject: string;
-  body: string;
-  test: boolean;
-}
-
-/** What became of a delivery (notification-outcomes topic): final, or pending with retries scheduled. */
-export interface NotificationOutcome {
-  request_id: string;
-  delivery_id: string;
-  status: 'delivered' | 'failed' | 'pending';
-  attempts: number;
-  response_status: number | null;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecret, seal, unseal } from './secret-box.ts';
+import { maskSecret, seal, unseal, unsealWith } from './secret-box.ts';
 
 describe('secret box', () => {
   it('round-trips, never repeats a ciphertext, and refuses another key or a tampered text', () => {
@@ -11,6 +11,20 @@ describe('secret box', () => {
     const parts = a.split('.');
     parts[3] = Buffer.from('tampered').toString('base64url');
     expect(() => unseal(parts.join('.'), 'key-1')).toThrow();
-    expect(maskSecret('https://hooks.slack.com/services/T0/B0/xyz')).toBe('https:••••yz');
+  });
+
+  it('masks URLs down to scheme, host and port: path, query and user info carry credentials', () => {
+    expect(maskSecret('https://hooks.slack.com/services/T0/B0/xyz')).toBe('https://hooks.slack.com/••••');
+    expect(maskSecret('https://user:pass@example.com:8443/hook?token=abc')).toBe('https://example.com:8443/••••');
+    expect(maskSecret('whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=')).toBe('whsec_••••Q=');
+    expect(maskSecret('short')).toBe('••••');
+  });
+
+  it('opens with the current key or the previous one during a rotation, and says which', () => {
+    const old = seal('https://example.com/hook?token=1', 'old-key');
+    expect(unsealWith(old, { current: 'new-key', previous: 'old-key' })).toEqual({ plain: 'https://example.com/hook?token=1', current: false });
+    expect(unsealWith(seal('x', 'new-key'), { current: 'new-key', previous: 'old-key' })).toEqual({ plain: 'x', current: true });
+    expect(() => unsealWith(old, { current: 'new-key' })).toThrow();
+    expect(() => unsealWith(old, { current: 'new-key', previous: 'other' })).toThrow('sealed under neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS');
   });
 });

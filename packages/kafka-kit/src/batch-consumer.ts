@@ -2,7 +2,8 @@ import type { Consumer, Kafka, KafkaMessage, IHeaders } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Outcome } from './outcome.ts';
 import type { BatchingProducer } from './batching-producer.ts';
-import { isTransient } from './transient.ts';
+import { errorFields, isTransient, RETRY_MAX_BACKOFF_MS } from './transient.ts';
+import { FetchPacer } from './fetch-pacer.ts';
 import { sendDeadLetters, type DeadLetter, type DeadLetterDescription } from './dead-letters.ts';
 
 export interface ConsumedMessage<T> {
@@ -44,6 +45,14 @@ export interface BatchConsumerOptions<T> {
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   maxBytesPerPartition?: number;
+  /**
+   * Offsets are committed by time, at most this often (kafkajs commits what was resolved, so never
+   * past a batch whose effects are not durable; also when the consumer stops or the group
+   * rebalances); 0: after every batch. A crash repeats at most this long's batches, as at least once allows.
+   */
+  commitIntervalMs?: number;
+  /** Time-bounded batching: a fetch that brought messages is followed by the next no sooner than this after it began (see FetchPacer); 0: at once. */
+  gatherMs?: number;
 }
 
 export interface RunningConsumer {
@@ -65,7 +74,8 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
     maxBytesPerPartition: options.maxBytesPerPartition ?? 4 * 1024 * 1024,
     allowAutoTopicCreation: false,
   });
-  const maxBackoffMs = options.maxBackoffMs ?? 10000;
+  const pacer = new FetchPacer(consumer, options.gatherMs ?? 0);
+  const maxBackoffMs = options.maxBackoffMs ?? RETRY_MAX_BACKOFF_MS;
   const retryable = options.isRetryable ?? isTransient;
   let stopping = false;
 
@@ -91,7 +101,7 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
           return each;
         }
         const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
-        logger.warn({ event: 'consumer_batch_retry', topic, partition: messages[0]!.partition, attempt, retry_in_ms: delay, err: error });
+        logger.warn({ event: 'consumer_batch_retry', topic, partition: messages[0]!.partition, attempt, retry_in_ms: delay, ...errorFields(error) });
         await sleepWithHeartbeat(delay, heartbeat, live);
       }
     }
@@ -99,8 +109,10 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
 
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
+  const commitIntervalMs = options.commitIntervalMs ?? 1000;
   await consumer.run({
-    autoCommit: false,
+    autoCommit: commitIntervalMs > 0,
+    ...(commitIntervalMs > 0 ? { autoCommitInterval: commitIntervalMs } : {}),
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
@@ -130,8 +142,9 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
 
       const last = batch.messages[batch.messages.length - 1]!;
       resolveOffset(last.offset);
-      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+      if (commitIntervalMs === 0) await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
       await heartbeat();
+      await pacer.pace(live);
     },
   });
 

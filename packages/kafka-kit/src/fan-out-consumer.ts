@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Decoder } from './batch-consumer.ts';
+import { FetchPacer } from './fetch-pacer.ts';
 
 export interface FanOutConsumerOptions<T> {
   kafka: Kafka;
@@ -15,6 +16,8 @@ export interface FanOutConsumerOptions<T> {
   /** Told each message that could not be decoded (logged and skipped). */
   onUndecodable?: (reason: string) => void;
   sessionTimeoutMs?: number;
+  /** Time-bounded batching: a fetch that brought messages is followed by the next no sooner than this after it began (see FetchPacer); 0: at once. */
+  gatherMs?: number;
 }
 
 export interface RunningFanOutConsumer {
@@ -45,6 +48,7 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
     // bounds an idle fetch: short enough for a quick stop, long enough not to poll.
     maxWaitTimeInMs: 500,
   });
+  const pacer = new FetchPacer(consumer, options.gatherMs ?? 0);
   let joined = false;
   let isReady = false;
   let markReady: () => void = () => undefined;
@@ -64,18 +68,25 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
   await consumer.subscribe({ topic, fromBeginning: false });
   await consumer.run({
     autoCommit: false,
-    eachMessage: async ({ message, partition }) => {
-      const decoded = options.decode(message.value, message.headers);
-      if (!decoded.ok) {
-        logger.warn({ event: 'fan_out_message_undecodable', topic, partition, offset: message.offset, reason: decoded.code });
-        options.onUndecodable?.(decoded.code);
-        return;
+    eachBatchAutoResolve: false,
+    eachBatch: async ({ batch, isRunning, isStale, resolveOffset }) => {
+      const partition = batch.partition;
+      for (const message of batch.messages) {
+        if (!isRunning() || isStale()) return;
+        const decoded = options.decode(message.value, message.headers);
+        if (!decoded.ok) {
+          logger.warn({ event: 'fan_out_message_undecodable', topic, partition, offset: message.offset, reason: decoded.code });
+          options.onUndecodable?.(decoded.code);
+        } else {
+          try {
+            await options.handle(decoded.value, message, partition);
+          } catch (error) {
+            logger.warn({ event: 'fan_out_handler_failed', topic, partition, offset: message.offset, err: error });
+          }
+        }
+        resolveOffset(message.offset);
       }
-      try {
-        await options.handle(decoded.value, message, partition);
-      } catch (error) {
-        logger.warn({ event: 'fan_out_handler_failed', topic, partition, offset: message.offset, err: error });
-      }
+      await pacer.pace(() => isRunning() && !isStale());
     },
   });
 

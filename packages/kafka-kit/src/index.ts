@@ -9,3 +9,5 @@ export * from './outbox.ts';
 export * from './transient.ts';
 export * from './fan-out-consumer.ts';
 export * from './dead-letters.ts';
+export * from './metrics.ts';
+export * from './fetch-pacer.ts';

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import type { BatchingProducer } from './batching-producer.ts';
+import { errorFields, RETRY_MAX_BACKOFF_MS } from './transient.ts';
 
 /** A message born of state: written with the state, sent after the commit. */
 export interface OutboxMessage {
@@ -57,8 +58,14 @@ function forgetLeft(handedOut: Map<number, unknown>, owned: readonly number[]): 
   for (const partition of handedOut.keys()) if (!owned.includes(partition)) handedOut.delete(partition);
 }
 
-/** An outbox table (see `writeOutbox`): rows are deleted once sent. */
-export function outboxSource(pool: Pool, table: string): RelaySource {
+/**
+ * An outbox table (see `writeOutbox`): rows are deleted once sent. With
+ * `topics`, only rows bound for those topics are relayed: instances configured
+ * with other topics (a test's own, or one whose broker is unreachable) may
+ * share the table, and a row for a topic this producer cannot reach would hold
+ * back the rest of its produce request.
+ */
+export function outboxSource(pool: Pool, table: string, options: { topics?: readonly string[] } = {}): RelaySource {
   identifier(table, 'outbox table');
   /** Per source partition, the last id handed out (sent, or being sent); its rows may not be deleted yet. */
   const handedOut = new Map<number, number>();
@@ -70,9 +77,9 @@ export function outboxSource(pool: Pool, table: string): RelaySource {
       const { rows } = await pool.query<{ position: string; source_partition: number; topic: string; key: string; value: string; headers: Record<string, string> }>(
         `SELECT o.id::text AS position, o.source_partition, o.topic, o.key, o.value, o.headers
            FROM unnest($1::int[], $2::bigint[]) AS p(source_partition, after)
-           CROSS JOIN LATERAL (SELECT * FROM ${table} o WHERE o.source_partition = p.source_partition AND o.id > p.after ORDER BY o.id LIMIT $3) o
+           CROSS JOIN LATERAL (SELECT * FROM ${table} o WHERE o.source_partition = p.source_partition AND o.id > p.after AND ($4::text[] IS NULL OR o.topic = ANY($4::text[])) ORDER BY o.id LIMIT $3) o
           ORDER BY o.id LIMIT $3`,
-        [partitions, partitions.map((p) => handedOut.get(p) ?? 0), limit],
+        [partitions, partitions.map((p) => handedOut.get(p) ?? 0), limit, options.topics ?? null],
       );
       if (rows.length === 0) return undefined;
       for (const r of rows) handedOut.set(r.source_partition, Math.max(handedOut.get(r.source_partition) ?? 0, Number(r.position)));
@@ -205,6 +212,9 @@ export class OutboxRelay {
   private stopped = false;
   /** The marks not yet written, one after the other. */
   private marking: Promise<void> = Promise.resolve();
+  /** Drains failed in a row (Postgres or Kafka away): the next waits a capped backoff, whatever asks for it. */
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -220,7 +230,7 @@ export class OutboxRelay {
 
   /** Sends what is waiting now; coalesces calls that arrive while a send is under way. */
   notify(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.retryTimer !== undefined) return;
     void this.drainOnce();
   }
 
@@ -231,7 +241,22 @@ export class OutboxRelay {
       return this.running;
     }
     this.running = this.drain()
-      .catch((error: unknown) => this.options.logger.warn({ event: 'outbox_relay_failed', err: error }))
+      .then(
+        () => void (this.failures = 0),
+        (error: unknown) => {
+          // Nothing is lost (what was not marked sent is read again): try again after a capped backoff.
+          this.failures++;
+          const delay = Math.min(RETRY_MAX_BACKOFF_MS, 100 * 2 ** Math.min(this.failures, 10));
+          this.options.logger.warn({ event: 'outbox_relay_failed', attempt: this.failures, retry_in_ms: delay, ...errorFields(error) });
+          if (this.stopped) return;
+          this.again = false;
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = undefined;
+            this.notify();
+          }, delay);
+          this.retryTimer.unref();
+        },
+      )
       .finally(() => {
         this.running = undefined;
         if (this.again && !this.stopped) {
@@ -273,7 +298,7 @@ export class OutboxRelay {
       batch.acknowledge().catch((error: unknown) => {
         // Sent but not marked: read and send again (a duplicate) rather than leave the mark behind for good.
         source.forget();
-        this.options.logger.warn({ event: 'outbox_mark_failed', err: error });
+        this.options.logger.warn({ event: 'outbox_mark_failed', ...errorFields(error) });
         this.notify();
       }),
     );
@@ -302,6 +327,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     await this.running;
     await this.marking;
   }

@@ -105,6 +105,50 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     await consumer.stop();
   });
 
+  it('never applies a batch again when the connection died during its COMMIT after Postgres had committed it (a restart)', async () => {
+    const topic = await topicWith(['a', 'b', 'c']);
+    // The first COMMIT of a transaction that applied messages goes through, and then its answer is lost,
+    // as when Postgres stops between committing and replying: the consumer sees a retryable failure.
+    let cut = false;
+    const cutting = {
+      query: pool.query.bind(pool),
+      connect: async () => {
+        const client = await pool.connect();
+        let applying = false;
+        return new Proxy(client, {
+          get(target, property) {
+            if (property === 'query') {
+              return async (text: string, values?: unknown[]) => {
+                const result = await target.query(text, values);
+                if (text.startsWith(`INSERT INTO ${applied}`)) applying = true;
+                if (text === 'COMMIT' && applying && !cut) {
+                  cut = true;
+                  throw new Error('Connection terminated unexpectedly');
+                }
+                return result;
+              };
+            }
+            const value = Reflect.get(target, property) as unknown;
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      },
+    } as unknown as pg.Pool;
+    const groupId = uniqueName('g');
+    const logged = recentLog.length;
+    const consumer = await start(topic, groupId, { pool: cutting });
+    // The retry finds the offset moved (fenced), claims the partition again and reads the stored offset.
+    await waitLogged(() => recentLog.slice(logged).filter((line) => line.includes('"event":"partition_claimed"') && line.includes('"next_offset":"3"')).length === 1, {
+      timeoutMs: 20000,
+      what: 'the partition claimed again at the committed offset',
+      state: () => appliedValues(topic),
+    });
+    await consumer.stop();
+    expect(cut).toBe(true);
+    expect(recentLog.slice(logged).some((line) => line.includes('"event":"partition_fenced"'))).toBe(true);
+    expect(await appliedValues(topic)).toEqual(['a', 'b', 'c']);
+  });
+
   it('with a dead-letter target: parks undecodable messages, dead_letter outcomes and the message a bug fails on, before moving past them', async () => {
     const topic = await topicWith(['a', null, 'reject-me', 'poison', 'b']);
     const deadLetters = `${topic}.dlq`;
@@ -228,5 +272,34 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     await waitLogged(async () => (await appliedValues(topic)).length >= 60, { timeoutMs: 30000, what: 'second half', state });
     expect((await appliedValues(topic)).sort()).toEqual([...values].sort());
     expect(b.claimedPartitions().length).toBeGreaterThan(0);
+  });
+
+  it('gathers for gatherMs while messages flow: messages produced one by one share transactions, each applied once, in order', async () => {
+    const topic = await topicWith([]);
+    let transactions = 0;
+    await start(topic, uniqueName('gather'), {
+      gatherMs: 1000,
+      handle: async (tx, messages) => {
+        transactions++;
+        for (const m of messages) await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
+        return { outcomes: messages.map(() => OK) };
+      },
+    });
+    // The first message ends the idle wait at once; the following ones, sent one at a time, come in while the consumer gathers.
+    await produce(topic, [{ key: 'k', value: 'first' }]);
+    await waitLogged(async () => (await appliedValues(topic)).length === 1, { timeoutMs: 30000, what: 'the first message', state: async () => transactions });
+    const values = Array.from({ length: 40 }, (_, i) => `v${i}`);
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    // Spaced out (the input's shape, not a wait for a result), so that unpaced each would come alone.
+    for (const value of values) {
+      await producer.send({ topic, messages: [{ key: 'k', value }] });
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    await producer.disconnect();
+    await waitLogged(async () => (await appliedValues(topic)).length === 41, { timeoutMs: 30000, what: 'every message', state: async () => transactions });
+    expect(await appliedValues(topic)).toEqual(['first', ...values]);
+    // Without pacing about one transaction each (40); paced, the 2 s of sending fill a few.
+    expect(transactions).toBeLessThan(12);
   });
 });

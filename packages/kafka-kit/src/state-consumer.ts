@@ -1,7 +1,8 @@
 import type { Kafka, KafkaMessage } from 'kafkajs';
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import { isTransient } from './transient.ts';
+import { errorFields, isTransient, RETRY_MAX_BACKOFF_MS } from './transient.ts';
+import { FetchPacer } from './fetch-pacer.ts';
 import type { ConsumedMessage, Decoder } from './batch-consumer.ts';
 import type { Outcome } from './outcome.ts';
 import { PartitionLocks } from './partition-locks.ts';
@@ -67,6 +68,8 @@ export interface StateConsumerOptions<T> {
   maxBackoffMs?: number;
   /** How often, at most, a partition's offset is also committed to Kafka (lag monitoring); default 1 s. */
   kafkaCommitIntervalMs?: number;
+  /** Time-bounded batching: a fetch that brought messages is followed by the next no sooner than this after it began (see FetchPacer); 0: at once. */
+  gatherMs?: number;
 }
 
 export interface RunningStateConsumer {
@@ -98,13 +101,15 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   if (!IDENTIFIER.test(options.offsetsTable)) throw new Error(`offsets table name ${options.offsetsTable} is not a plain identifier`);
   const table = options.offsetsTable;
   const retryable = options.isRetryable ?? isTransient;
-  const maxBackoffMs = options.maxBackoffMs ?? 10_000;
+  const maxBackoffMs = options.maxBackoffMs ?? RETRY_MAX_BACKOFF_MS;
   const claims = new Map<number, PartitionClaim>();
   const kafkaCommitIntervalMs = options.kafkaCommitIntervalMs ?? 1000;
   const kafkaCommittedAt = new Map<number, number>();
   /** Stored offsets not yet committed to Kafka, per partition. */
   const uncommitted = new Map<number, string>();
   const locks = new PartitionLocks();
+  /** The heartbeat of the batch each partition is working on: a retry's wait keeps the group membership (and the partition). */
+  const heartbeats = new Map<number, () => Promise<void>>();
   /** Partitions sought back to their stored offset, and to which: a second seek to the same offset would loop. */
   const soughtBack = new Map<number, bigint>();
   let stopping = false;
@@ -116,6 +121,8 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
     maxBytesPerPartition: options.maxBytesPerPartition ?? 4 * 1024 * 1024,
     allowAutoTopicCreation: false,
   });
+
+  const pacer = new FetchPacer(consumer, options.gatherMs ?? 0);
 
   const release = (partition: number) => {
     uncommitted.delete(partition);
@@ -177,6 +184,21 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
     return result;
   }
 
+  /** `claim`, retried with capped backoff while the failure is retryable (Postgres away); undefined once the batch is no longer live. */
+  async function claimWhenPossible(partition: number, isLive: () => boolean): Promise<PartitionClaim | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      if (!isLive()) return undefined;
+      try {
+        return await claim(partition);
+      } catch (error) {
+        if (!retryable(error)) throw error;
+        const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
+        logger.warn({ event: 'partition_claim_retry', topic, partition, attempt, retry_in_ms: delay, ...errorFields(error) });
+        await sleepUnless(delay, () => !isLive(), heartbeats.get(partition));
+      }
+    }
+  }
+
   /** Locks the offsets row; false when another instance claimed the partition since. */
   async function holdsClaim(tx: PoolClient, current: PartitionClaim): Promise<boolean> {
     const { rows } = await tx.query<{ epoch: string }>(`SELECT epoch::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [groupId, topic, current.partition]);
@@ -194,13 +216,14 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
     return inTransaction(async (tx) => {
       // The new offset first, and only under our epoch: one statement both checks the claim and locks
       // its row for the transaction (a claimer waits for our commit); a rollback undoes it with the rest.
-      const moved = await tx.query(`UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5`, [
-        groupId,
-        topic,
-        current.partition,
-        nextOffset.toString(),
-        current.epoch,
-      ]);
+      // And only from the offset we last stored: when the connection died during an earlier attempt's
+      // COMMIT (Postgres stopped), that attempt may have committed; then this one must not apply the
+      // batch again. It finds the row moved and is treated as fenced: the partition is claimed again
+      // and its state reloaded from what did commit.
+      const moved = await tx.query(
+        `UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5 AND next_offset = $6`,
+        [groupId, topic, current.partition, nextOffset.toString(), current.epoch, current.nextOffset.toString()],
+      );
       if (moved.rowCount !== 1) throw new Fenced();
       const result = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
       if (result.outcomes.length !== messages.length) throw new Error(`handler gave ${result.outcomes.length} outcomes for ${messages.length} messages`);
@@ -252,8 +275,8 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
           return apply(current, [], nextOffset, isLive, letters);
         }
         const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
-        logger.warn({ event: 'consumer_batch_retry', topic, partition: current.partition, attempt, retry_in_ms: delay, err: error });
-        await sleepUnless(delay, () => !isLive());
+        logger.warn({ event: 'consumer_batch_retry', topic, partition: current.partition, attempt, retry_in_ms: delay, ...errorFields(error) });
+        await sleepUnless(delay, () => !isLive(), heartbeats.get(current.partition));
       }
     }
   }
@@ -291,9 +314,11 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       logger.debug({ event: 'batch_received', topic, partition, first: batch.firstOffset(), last: batch.lastOffset(), claimed: claims.get(partition)?.epoch });
       const last = batch.messages[batch.messages.length - 1]!;
       const nextOffset = BigInt(last.offset) + 1n;
+      heartbeats.set(partition, heartbeat);
       await locks.run(partition, async () => {
         for (let fencedTries = 0; fencedTries < 3 && isLive(); fencedTries++) {
-          const current = claims.get(partition) ?? (await claim(partition));
+          const current = claims.get(partition) ?? (await claimWhenPossible(partition, isLive));
+          if (current === undefined) return;
           const first = BigInt(batch.messages[0]!.offset);
           if (current.nextOffset >= 0n && first > current.nextOffset && soughtBack.get(partition) !== current.nextOffset) {
             // Kafka's offset is ahead of the stored one: the state lost its last
@@ -338,6 +363,7 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       uncommitted.set(partition, nextOffset.toString());
       if (Date.now() - (kafkaCommittedAt.get(partition) ?? 0) >= kafkaCommitIntervalMs) await commitToKafka([partition]);
       await heartbeat().catch(() => undefined);
+      await pacer.pace(isLive);
     },
   });
 
@@ -379,7 +405,10 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   };
 }
 
-async function sleepUnless(ms: number, stop: () => boolean): Promise<void> {
+async function sleepUnless(ms: number, stop: () => boolean, heartbeat?: () => Promise<void>): Promise<void> {
   const until = Date.now() + ms;
-  while (Date.now() < until && !stop()) await new Promise((r) => setTimeout(r, Math.min(200, until - Date.now())));
+  while (Date.now() < until && !stop()) {
+    await new Promise((r) => setTimeout(r, Math.min(200, until - Date.now())));
+    await heartbeat?.().catch(() => undefined);
+  }
 }

@@ -164,3 +164,34 @@ export async function startRedisClusterContainers(): Promise<{ nodes: string; po
   }
   return { nodes: ports.map((p) => `127.0.0.1:${p}`).join(','), ports, stop };
 }
+
+/**
+ * A private Postgres container for tests that stop and start it: published on
+ * a fixed host port (a restarted container keeps it), stopped and started as
+ * the same container (same data), removed by `destroy`.
+ */
+export async function startPrivatePostgresContainer(): Promise<{ url: string; urlFor(database: string): string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }> {
+  const port = await freePort();
+  const container = await new PostgreSqlContainer(images.postgres())
+    .withUsername('postgres')
+    .withPassword('pulseboard')
+    .withDatabase('postgres')
+    .withExposedPorts({ container: 5432, host: port })
+    .withCommand(['postgres', '-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'])
+    .start();
+  const urlFor = (database: string) => `postgres://postgres:pulseboard@127.0.0.1:${port}/${database}`;
+  const { postgresAnswers } = await import('./private-postgres.ts');
+  await postgresAnswers(urlFor('postgres'));
+  const docker = (await getContainerRuntimeClient()).container.getById(container.getId());
+  return {
+    url: urlFor('postgres'),
+    urlFor,
+    // SIGTERM to postgres in the official image: a smart shutdown; SIGINT is `-m fast`, as the issue's restart.
+    stop: async () => void (await docker.kill({ signal: 'SIGINT' }).then(() => waitFor(async () => !(await docker.inspect()).State.Running, { timeoutMs: 60_000, what: 'the Postgres container to stop' }))),
+    start: async () => {
+      await docker.start();
+      await postgresAnswers(urlFor('postgres'), 120_000);
+    },
+    destroy: async () => void (await container.stop({ timeout: 5_000 })),
+  };
+}

@@ -1,3 +1,5 @@
+import { checkAgainstOpenApi, isDocumentedApi } from './openapi-check.ts';
+
 /** Small fetch helpers for black-box tests of the HTTP API. */
 export interface JsonResponse<T = any> {
   status: number;
@@ -9,12 +11,12 @@ export async function request<T = any>(url: string, init: { method?: string; tok
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
   if (init.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, {
-    method: init.method ?? (init.body !== undefined || init.rawBody !== undefined ? 'POST' : 'GET'),
-    headers,
-    body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
-  });
+  const method = init.method ?? (init.body !== undefined || init.rawBody !== undefined ? 'POST' : 'GET');
+  const sent = init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
+  const response = await fetch(url, { method, headers, body: sent });
   const text = await response.text();
+  // Every exchange with the gateway's API is checked against the OpenAPI document (openapi-check.ts).
+  if (isDocumentedApi(url)) checkAgainstOpenApi({ method, url, requestHeaders: lowerCase(headers), requestBody: sent, status: response.status, responseHeaders: response.headers, responseText: text });
   let body: unknown = text;
   try {
     body = text === '' ? undefined : JSON.parse(text);
@@ -22,6 +24,10 @@ export async function request<T = any>(url: string, init: { method?: string; tok
     // not JSON: keep the text so the assertion shows it
   }
   return { status: response.status, headers: response.headers, body: body as T };
+}
+
+function lowerCase(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /** An account, a user and a project made through the admin API, with their secrets. */

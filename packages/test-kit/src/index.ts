@@ -7,3 +7,7 @@ export * from './second-broker.ts';
 export * from './redis-cluster.ts';
 export { usesContainers } from './containers.ts';
 export { createScratchDatabase } from './run-database.ts';
+export * from './private-postgres.ts';
+export { anyJson, nastyString, schemaArbitrary, type SchemaResolver } from './schema-arbitrary.ts';
+export { default as fc } from 'fast-check';
+export { checkAgainstOpenApi, isDocumentedApi, OPENAPI_DOCUMENT, type HttpExchange } from './openapi-check.ts';

@@ -43,10 +43,24 @@ export async function createRunDatabase(baseUrl: string, run: string | undefined
   });
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
+  // Held for the whole run: without a session on it, a run starting in parallel (another
+  // worktree on the same server) takes this database for a killed run's and drops it.
+  const holder = await holdDatabase(url.toString());
   return {
     url: url.toString(),
-    drop: () => withAdmin(baseUrl, async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`))),
+    drop: async () => {
+      await holder.end().catch(() => undefined);
+      await withAdmin(baseUrl, async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`)));
+    },
   };
+}
+
+/** One idle session on the database, which the other runs' clean-up sees; an error on it (a server restart) is ignored. */
+async function holdDatabase(databaseUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'pulseboard-test-run-holder' });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
 }
 
 /**

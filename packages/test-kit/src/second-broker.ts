@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
@@ -29,8 +29,16 @@ export async function startPrivateBroker(): Promise<{ brokers: string; stop(): P
     KAFKA_HEAP_OPTS: '-Xms128m -Xmx384m',
   };
   const script = join(root, 'deploy/kafka.sh');
+  const logFile = join(env.PULSEBOARD_STATE_DIR, 'kafka', 'kafka.log');
   const start = async () => {
-    await run('bash', [script, 'start'], { env, timeout: 120000 });
+    try {
+      await run('bash', [script, 'start'], { env, timeout: 120000 });
+    } catch (error) {
+      // What the script said, and the broker's own log in full: the reason a start failed is in one of them.
+      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+      const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-200).join('\n') : '(no log file)';
+      throw new Error(`private broker did not start on ${env.KAFKA_PORT}: ${(error as Error).message.split('\n')[0]}\n--- kafka.sh ---\n${stdout}${stderr}\n--- ${logFile} ---\n${log}`);
+    }
   };
   await start();
   return {

@@ -15,6 +15,9 @@ const properties = {
   // How often open connections' credentials are checked again (regenerated key, deleted user).
   BROADCAST_REVALIDATE_MS: { type: 'integer', minimum: 50, default: 500 },
   BROADCAST_MAX_SUBSCRIPTIONS: { type: 'integer', minimum: 1, default: 50 },
+  // Time-bounded batching of tile changes (kafka-kit FetchPacer): while changes flow, fetches are this far
+  // apart, so one fetch brings this long's changes; part of every frame's latency (at most this much).
+  BROADCAST_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 20 },
   BROADCAST_MAX_MESSAGE_BYTES: { type: 'integer', minimum: 256, default: 4096 },
 } as const;
 
@@ -23,3 +26,6 @@ export type BroadcastEnv = EnvOf<typeof properties>;
 export function loadBroadcastEnv(env: Record<string, string | undefined> = process.env): BroadcastEnv {
   return loadEnv<BroadcastEnv>(properties, env);
 }
+
+/** The schema itself: the Helm chart's test checks that the chart sets what it names. */
+export const broadcastEnvProperties: Record<string, object> = properties;

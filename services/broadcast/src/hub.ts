@@ -31,6 +31,13 @@ export class Hub {
     if (set?.size === 0) this.byProject.delete(projectKey);
   }
 
+  /** Subscriptions held now (a connection watching two projects holds two). */
+  subscriptions(): number {
+    let count = 0;
+    for (const set of this.byProject.values()) count += set.size;
+    return count;
+  }
+
   /** `raw` is the tile-changes message value as it came from Kafka (a TileChange JSON object). */
   publish(projectKey: string, position: number, raw: string): number {
     const set = this.byProject.get(projectKey);

@@ -1,21 +1,34 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { createServiceRegistry } from '@pulseboard/config';
 
 export interface BroadcastMetrics {
   registry: Registry;
   connections: Gauge;
   messagesSent: Counter;
   changesReceived: Counter;
+  /** By reason; `slow_consumer` counts the slow clients dropped. */
   closed: Counter<'reason'>;
+  /** Reports the subscriptions held, counted by `count` at each scrape. */
+  watchSubscriptions(count: () => number): void;
 }
 
 export function createBroadcastMetrics(): BroadcastMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createServiceRegistry('broadcast', new URL('../package.json', import.meta.url));
   return {
     registry,
     connections: new Gauge({ name: 'broadcast_connections', help: 'Open WebSocket connections', registers: [registry] }),
     messagesSent: new Counter({ name: 'broadcast_messages_sent_total', help: 'Messages sent to clients', registers: [registry] }),
     changesReceived: new Counter({ name: 'broadcast_changes_received_total', help: 'Tile changes read from Kafka', registers: [registry] }),
-    closed: new Counter({ name: 'broadcast_connections_closed_total', help: 'Connections closed by the server, by reason', labelNames: ['reason'], registers: [registry] }),
+    closed: new Counter({ name: 'broadcast_connections_closed_total', help: 'Connections closed by the server, by reason (slow_consumer: a client that could not keep up, dropped)', labelNames: ['reason'], registers: [registry] }),
+    watchSubscriptions(count) {
+      new Gauge({
+        name: 'broadcast_subscriptions',
+        help: 'Project subscriptions held by open connections',
+        registers: [registry],
+        collect() {
+          this.set(count());
+        },
+      });
+    },
   };
 }

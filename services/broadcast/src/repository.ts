@@ -1,48 +1,14 @@
 import type { Pool } from 'pg';
 import type { TileChange } from '@pulseboard/contracts';
 
-/** Every SQL statement of the broadcast service; it only reads (tables of the gateway and the rule engine). */
+/** Every SQL statement of the broadcast service; it only reads (the rule engine's tables; the control plane's through @pulseboard/control-plane). */
 
-export interface VisibleProject {
-  project_key: string;
-  name: string;
-}
+import type { VisibleProject } from '@pulseboard/control-plane';
+
+/** Credentials and projects are read through the control plane's read models (the gateway owns those tables). */
+export { accountProjects, findUserByTokenHash as userByTokenHash, liveCredentials, liveProjects, projectByKeyHash, type VisibleProject } from '@pulseboard/control-plane';
 
 export type Principal = { kind: 'project'; credentialHash: Buffer; projects: VisibleProject[] } | { kind: 'user'; credentialHash: Buffer; accountId: number; projects: VisibleProject[] };
-
-export async function projectByKeyHash(pool: Pool, hash: Buffer): Promise<VisibleProject | undefined> {
-  const { rows } = await pool.query<VisibleProject>('SELECT project_key, name FROM projects WHERE api_key_hash = $1 AND deleted_at IS NULL', [hash]);
-  return rows[0];
-}
-
-/** The user of a token hash: the lookup every service shares. */
-export { findUserByTokenHash as userByTokenHash } from '@pulseboard/db';
-
-export async function accountProjects(pool: Pool, accountId: number): Promise<VisibleProject[]> {
-  const { rows } = await pool.query<VisibleProject>('SELECT project_key, name FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key', [accountId]);
-  return rows;
-}
-
-/** Which of these credential hashes still open something: the rest were regenerated or deleted. */
-export async function liveCredentials(pool: Pool, keyHashes: Buffer[], tokenHashes: Buffer[]): Promise<Set<string>> {
-  const live = new Set<string>();
-  if (keyHashes.length > 0) {
-    const { rows } = await pool.query<{ h: Buffer }>('SELECT api_key_hash AS h FROM projects WHERE api_key_hash = ANY($1::bytea[]) AND deleted_at IS NULL', [keyHashes]);
-    for (const r of rows) live.add(r.h.toString('hex'));
-  }
-  if (tokenHashes.length > 0) {
-    const { rows } = await pool.query<{ h: Buffer }>('SELECT token_hash AS h FROM users WHERE token_hash = ANY($1::bytea[])', [tokenHashes]);
-    for (const r of rows) live.add(r.h.toString('hex'));
-  }
-  return live;
-}
-
-/** Which of these projects still exist: the rest were deleted while subscribed. */
-export async function liveProjects(pool: Pool, projectKeys: string[]): Promise<Set<string>> {
-  if (projectKeys.length === 0) return new Set();
-  const { rows } = await pool.query<{ project_key: string }>('SELECT project_key FROM projects WHERE project_key = ANY($1::text[]) AND deleted_at IS NULL', [projectKeys]);
-  return new Set(rows.map((r) => r.project_key));
-}
 
 export interface TileSnapshot {
   tile_id: number;

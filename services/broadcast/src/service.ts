@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
-import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
+import { createLogger, instrumentPool, kafkaBrokers, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, type Logger } from '@pulseboard/config';
 import { BROADCAST_CLOSE, PulseboardError, TOPICS, bearerToken, broadcastClientMessageSchema, createAjv, credentialKind, hashSecret, type BroadcastClientMessage } from '@pulseboard/contracts';
-import { createKafka, ensureTopics, runFanOutConsumer } from '@pulseboard/kafka-kit';
+import { createKafka, ensureTopics, instrumentKafka, runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool } from '@pulseboard/db';
 import type { BroadcastEnv } from './env.ts';
 import { ClientConnection } from './connection.ts';
@@ -22,7 +22,9 @@ export interface BroadcastService {
 export async function startBroadcast(env: BroadcastEnv, logger: Logger = createLogger('broadcast', env.LOG_LEVEL)): Promise<BroadcastService> {
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-broadcast' });
   const metrics = createBroadcastMetrics();
+  instrumentPool(metrics.registry, pool);
   const hub = new Hub();
+  metrics.watchSubscriptions(() => hub.subscriptions());
   const connections = new Set<ClientConnection>();
   const ajv = createAjv();
   const validate = ajv.compile<BroadcastClientMessage>(broadcastClientMessageSchema);
@@ -50,22 +52,20 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   };
 
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-broadcast`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
-  await ensureTopics(kafka, [{ topic: env.TOPIC_TILE_CHANGES, numPartitions: TOPICS.tileChanges.partitions }]);
+  // The feed's group is the instance's own and never commits: no lag to read, batch sizes and membership only.
+  const kafkaSignals = instrumentKafka(kafka, metrics.registry);
+  await ensureTopics(kafka, [TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES)]);
   // Every instance reads every change; what came before it started is read from the history.
   const feed = await runFanOutConsumer<{ projectKey: string; position: number; raw: string }>({
     kafka,
+    gatherMs: env.BROADCAST_GATHER_MS,
     logger,
     topic: env.TOPIC_TILE_CHANGES,
     groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast`,
+    // Checked against the topic's schema; clients get the bytes as they came (no second serialisation).
     decode: (value) => {
-      try {
-        const raw = value?.toString('utf8') ?? '';
-        const parsed = JSON.parse(raw) as { project_key?: unknown; position?: unknown };
-        if (typeof parsed.project_key === 'string' && Number.isSafeInteger(parsed.position)) return { ok: true, value: { projectKey: parsed.project_key, position: parsed.position as number, raw } };
-      } catch {
-        // falls through
-      }
-      return { ok: false, code: 'invalid_tile_change', message: 'not a tile change' };
+      const decoded = TOPICS.tileChanges.decode(value);
+      return decoded.ok ? { ok: true, value: { projectKey: decoded.value.project_key, position: decoded.value.position, raw: value!.toString('utf8') } } : decoded;
     },
     handle: ({ projectKey, position, raw }) => {
       metrics.changesReceived.inc();
@@ -75,10 +75,15 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   await feed.whenReady();
 
   const app = Fastify({ logger: false });
-  await app.register(websocket, { options: { maxPayload: env.BROADCAST_MAX_MESSAGE_BYTES } });
+  // ws refuses a frame over maxPayload itself, with 1009: the bound is set above the protocol's
+  // own limit so that an oversized message gets the documented 4000 (connection.ts), while ws
+  // still drops anything huge before buffering it (found by the WebSocket fuzz suite).
+  await app.register(websocket, { options: { maxPayload: Math.max(65536, 16 * env.BROADCAST_MAX_MESSAGE_BYTES) } });
+  registerEnvelopeErrors(app);
+  registerHttpMetrics(app, metrics.registry);
   registerDashboard(app);
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  // Ready while the feed is in its group and fetching: a client served now misses no change.
+  registerOpsRoutes(app, { registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() && feed.ready() }) });
 
   const deps = { env, pool, logger, metrics, hub, authenticate, parse };
   app.register(async (ws) => {

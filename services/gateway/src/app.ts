@@ -1,10 +1,13 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { addPulseboardKeywords, eventEnvelopeSchema } from '@pulseboard/contracts';
+import { registerHttpMetrics } from '@pulseboard/config';
 import type { GatewayDeps } from './deps.ts';
-import { setRevision } from './auth/revision.ts';
-import { registerErrorHandler } from './error-handler.ts';
+import { frameworkErrorHandler, registerErrorHandler } from './error-handler.ts';
 import { registerRequestDecoding } from './request-decoding.ts';
 import { registerJsonBodyParser } from './json-body.ts';
+import { registerStorableInput } from './storable-input.ts';
+import { collectRouteTable } from './route-table.ts';
+import { FixedWindowCounter } from './limits/fixed-window.ts';
 import type { IntakeDeps } from './ingest/accept.ts';
 import { registerIngestRoute } from './routes/ingest.ts';
 import { registerWebhookRoutes } from './routes/webhooks.ts';
@@ -15,12 +18,16 @@ import { registerAdminRoutes } from './control/admin-routes.ts';
 import { registerProjectRoutes } from './control/projects-routes.ts';
 import { registerTileRoutes } from './control/tiles-routes.ts';
 import { registerNotificationRoutes } from './control/notifications-routes.ts';
+import { registerIntegrationSecretRoutes } from './control/integration-secrets-routes.ts';
+import { registerIntegrationRoutes } from './routes/integrations/index.ts';
+import { GitHubSenders } from './routes/integrations/github-senders.ts';
+import { buildJsonSerializer, registerOpenApi } from './openapi/register.ts';
 
 /**
  * The HTTP surface: `/ingest` and `/api/v1/*` (spec 4). Takes its dependencies,
  * owns none, and hands each group of routes only the ones it uses.
  */
-export function buildApp(deps: GatewayDeps): FastifyInstance {
+export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Per-request log lines cost more than the ingest itself; failures are logged by the error handler.
@@ -32,30 +39,47 @@ export function buildApp(deps: GatewayDeps): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     requestIdHeader: 'x-request-id',
+    frameworkErrors: frameworkErrorHandler,
+    schemaController: { compilersFactory: { buildSerializer: buildJsonSerializer } },
     // Report every invalid field at once, and never coerce: a string is not a number. The shared
     // keywords bound free-form JSON (settings, rules) as they bound event attributes.
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false }, plugins: [(ajv) => (addPulseboardKeywords(ajv as unknown as Parameters<typeof addPulseboardKeywords>[0]), ajv)] },
   }) as unknown as FastifyInstance;
   // Spec 4: every body is JSON. Without fastify's text parser, anything else is 415.
   app.removeContentTypeParser(['text/plain']);
-  registerJsonBodyParser(app);
+  registerJsonBodyParser(app, { maxValues: deps.env.BODY_MAX_JSON_VALUES });
   app.addSchema(eventEnvelopeSchema);
   registerRequestDecoding(app);
   registerErrorHandler(app, { rejected: deps.metrics.requestsRejected });
+  registerStorableInput(app);
+  registerHttpMetrics(app, deps.metrics.registry);
+  // Before any route: the document is collected from the routes as they are added. Its own
+  // routes (/docs, /api/v1/openapi.json) come before the route table: they are not the API.
+  await registerOpenApi(app);
+  collectRouteTable(app);
 
   const { auth, pool, env } = deps;
   const intake: IntakeDeps = { limiter: deps.limiter, auth, pipeline: deps.pipeline, metrics: deps.metrics, logger: deps.logger, now: deps.now };
   const sending = { auth, intake, idempotency: deps.idempotency, validator: deps.validator };
   registerIngestRoute(app, sending);
   registerWebhookRoutes(app, { ...sending, metrics: deps.metrics, ruleOutcomes: deps.ruleOutcomes, outcomeTimeoutMs: env.WEBHOOK_OUTCOME_TIMEOUT_MS });
+  registerIntegrationRoutes(app, {
+    auth,
+    send: { intake, idempotency: deps.idempotency },
+    validator: deps.validator,
+    senders: new GitHubSenders({ directory: deps.directory, auth, redis: deps.redis, pool, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS } }),
+    now: deps.now,
+    maxBodyValues: env.BODY_MAX_JSON_VALUES,
+  });
   registerRateLimitRoutes(app, { auth, admission: intake, directory: deps.directory, pool });
   registerEventRoutes(app, { auth, pool });
   registerSystemRoutes(app, { auth, pool, redis: deps.redis, kafkaReady: deps.kafkaReady, metrics: deps.metrics, now: deps.now });
 
-  const publishRevision = (projectKey: string, revision: number) => setRevision(deps.redis, projectKey, revision);
-  registerAdminRoutes(app, { adminToken: env.ADMIN_TOKEN, pool, publishRevision, defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA, limitDefaults: deps.limitDefaults });
-  registerProjectRoutes(app, { auth, pool, publishRevision, limitDefaults: deps.limitDefaults });
-  registerTileRoutes(app, { auth, pool });
-  registerNotificationRoutes(app, { auth, pool, secretsKey: env.SECRETS_KEY, requestSend: deps.requestNotification, outcomes: deps.notificationOutcomes, sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_MS });
+  const { controlFeed } = deps;
+  registerAdminRoutes(app, { adminToken: env.ADMIN_TOKEN, pool, controlFeed, defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA, limitDefaults: deps.limitDefaults });
+  registerProjectRoutes(app, { auth, pool, controlFeed, limitDefaults: deps.limitDefaults, ceilings: { monthlyQuota: env.ACCOUNT_MAX_MONTHLY_QUOTA, burst: env.ACCOUNT_MAX_BURST_LIMIT, hourly: env.ACCOUNT_MAX_HOURLY_REQUEST_LIMIT } });
+  registerTileRoutes(app, { auth, pool, controlFeed, maxTilesPerProject: env.MAX_TILES_PER_PROJECT });
+  registerIntegrationSecretRoutes(app, { auth, pool, controlFeed, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS } });
+  registerNotificationRoutes(app, { auth, pool, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS }, targetPolicy: { allowLoopback: env.NOTIFY_ALLOW_LOOPBACK, allowPrivate: env.NOTIFY_ALLOW_PRIVATE }, requestSend: deps.requestNotification, outcomes: deps.notificationOutcomes, sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_MS, sends: new FixedWindowCounter(deps.redis, 'ns', 60, deps.now), sendsPerMinute: env.NOTIFY_SENDS_PER_MINUTE, maxServicesPerAccount: env.MAX_NOTIFICATION_SERVICES_PER_ACCOUNT });
   return app;
 }

@@ -7,11 +7,12 @@ import type { EnvelopeValidator } from './ingest/envelope-validator.ts';
 import type { EventPipeline } from './ingest/event-pipeline.ts';
 import type { IdempotencyStore } from './ingest/idempotency.ts';
 import type { RuleOutcomeWaiter } from './ingest/rule-outcomes.ts';
-import type { AwaitedReplies } from './ingest/awaited-replies.ts';
+import type { ReplyWaiter } from './ingest/reply-waiter.ts';
 import type { NotificationOutcome, NotificationRequest } from '@pulseboard/contracts';
 import type { Limiter } from './limits/limiter.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import type { RedisClient } from './redis-client.ts';
+import type { ControlFeed } from './repositories/control-writes.ts';
 
 /**
  * What the composition root (service.ts) builds, once. Only app.ts reads it:
@@ -30,11 +31,13 @@ export interface GatewayDeps {
   validator: EnvelopeValidator;
   metrics: GatewayMetrics;
   idempotency: IdempotencyStore;
+  /** Where control-plane writes announce themselves (Redis revision, control topic through the outbox). */
+  controlFeed: ControlFeed;
   /** The rule engine's outcomes for /webhooks; absent until a rule engine exists (answers are then 202). */
   ruleOutcomes?: RuleOutcomeWaiter;
   /** Send requests to the notification service, and the outcomes it reports back. */
   requestNotification: (request: NotificationRequest) => Promise<void>;
-  notificationOutcomes: AwaitedReplies<NotificationOutcome>;
+  notificationOutcomes: ReplyWaiter<string, NotificationOutcome>;
   /** Whether Kafka is connected, for readiness. */
   kafkaReady: () => boolean;
   now: () => number;

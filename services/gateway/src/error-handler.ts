@@ -87,12 +87,28 @@ export function registerErrorHandler(app: FastifyInstance, deps: { rejected: Cou
     const config = request.routeOptions.config;
     if (config.rejectionsEndpoint !== undefined) deps.rejected.inc({ endpoint: config.rejectionsEndpoint, reason: error.code });
     const status = ERROR_CATALOG[error.code].status;
-    if (status >= 500) request.log.error({ event: 'request_failed', req_id: request.id, err: thrown, url: request.url, method: request.method, status });
+    if (status === 503) {
+      // A dependency is away (every request says so during an outage): the reason, without a stack each time.
+      const cause = (error.cause ?? thrown) as { message?: unknown; code?: unknown };
+      request.log.warn({ event: 'request_failed', req_id: request.id, code: error.code, reason: String(cause.message ?? error.message), reason_code: cause.code, url: request.url, method: request.method, status });
+    } else if (status >= 500) request.log.error({ event: 'request_failed', req_id: request.id, err: thrown, url: request.url, method: request.method, status });
     sendError(reply, config.errorShape ?? 'envelope', error);
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, request.url.startsWith('/ingest') ? 'ingest' : 'envelope', new PulseboardError('not_found', { message: `No route ${request.method} ${request.url.split('?')[0]}` })),
   );
+}
+
+/**
+ * Fastify's refusals before a route is found (a path or query that is not
+ * valid percent-encoded UTF-8: FST_ERR_BAD_URL), in the documented shape
+ * rather than fastify's own. For the `frameworkErrors` option.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  const answer = status >= 500 ? new PulseboardError('internal_error', { cause: error }) : new PulseboardError('bad_request', { message: 'The request URL is not valid percent-encoded UTF-8' });
+  if (status >= 500) request.log.error({ event: 'request_failed', req_id: request.id, err: error, method: request.method });
+  sendError(reply, request.url.startsWith('/ingest') ? 'ingest' : 'envelope', answer);
 }
 
 /** 404 `not_found` for a resource the credential may not see or that does not exist: the same answer (no existence leak). */

@@ -1,23 +1,23 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { createServiceRegistry } from '@pulseboard/config';
 
 export interface GatewayMetrics {
   registry: Registry;
   eventsAccepted: Counter<'endpoint'>;
   requestsRejected: Counter<'endpoint' | 'reason'>;
-  kafkaAckMs: Histogram;
+  kafkaAckSeconds: Histogram;
   webhookBatchEvents: Histogram;
   limiterBatchOperations: Histogram;
   kafkaProduceRequestMessages: Histogram;
 }
 
 export function createGatewayMetrics(): GatewayMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createServiceRegistry('gateway', new URL('../package.json', import.meta.url));
   return {
     registry,
     eventsAccepted: new Counter({ name: 'gateway_events_accepted_total', help: 'Events acknowledged by Kafka and answered 201/202', labelNames: ['endpoint'], registers: [registry] }),
     requestsRejected: new Counter({ name: 'gateway_requests_rejected_total', help: 'Ingest requests answered with an error, by error code', labelNames: ['endpoint', 'reason'], registers: [registry] }),
-    kafkaAckMs: new Histogram({ name: 'gateway_kafka_ack_ms', help: 'Time from hand-off to Kafka acknowledgement', buckets: [1, 2, 5, 10, 20, 50, 100, 250, 1000, 5000], registers: [registry] }),
+    kafkaAckSeconds: new Histogram({ name: 'gateway_kafka_ack_seconds', help: 'Time from hand-off to Kafka acknowledgement', buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1, 5], registers: [registry] }),
     webhookBatchEvents: new Histogram({ name: 'gateway_webhook_batch_events', help: 'Events per accepted webhooks batch', buckets: [1, 5, 10, 25, 50, 75, 100], registers: [registry] }),
     // How many events one Kafka produce request carries: the producer's group commit at work.
     kafkaProduceRequestMessages: new Histogram({ name: 'gateway_kafka_produce_request_messages', help: 'Events per Kafka produce request', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], registers: [registry] }),

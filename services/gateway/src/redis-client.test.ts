@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clusterNodes } from './redis-client.ts';
+import { generateSecret } from '@pulseboard/config';
 import { loadGatewayEnv } from './env.ts';
 
 describe('REDIS_CLUSTER_NODES', () => {
@@ -18,6 +19,6 @@ describe('REDIS_CLUSTER_NODES', () => {
 
   it('is checked with the rest of the environment at start-up, every problem reported at once', () => {
     expect(() => loadGatewayEnv({ REDIS_CLUSTER_NODES: 'redis-0:6379,redis-1', GATEWAY_PORT: 'eighty' })).toThrow(/REDIS_CLUSTER_NODES[\s\S]*GATEWAY_PORT|GATEWAY_PORT[\s\S]*REDIS_CLUSTER_NODES/);
-    expect(loadGatewayEnv({ REDIS_CLUSTER_NODES: 'redis-0:6379, [::1]:7002' }).REDIS_CLUSTER_NODES).toBe('redis-0:6379, [::1]:7002');
+    expect(loadGatewayEnv({ REDIS_CLUSTER_NODES: 'redis-0:6379, [::1]:7002', SECRETS_KEY: generateSecret(), ADMIN_TOKEN: generateSecret() }).REDIS_CLUSTER_NODES).toBe('redis-0:6379, [::1]:7002');
   });
 });

@@ -45,6 +45,25 @@ describe('bad input on the ingest endpoints (413, gzip, 415, 400, 404) and a fuz
     expect(webhook.body).toEqual({ error: { code: 'payload_too_large', message: expect.any(String) } });
   });
 
+  it('refuses a body of more than BODY_MAX_JSON_VALUES values (100,000) with 413 before parsing it, and a batch far over 100 events without validating each', async () => {
+    const numbers = (n: number) => `{"events":[${Array(n).fill('1').join(',')}]}`;
+    for (const path of ['/ingest', '/api/v1/webhooks']) {
+      const huge = await gw.expectProducedNothing(() => post(path, numbers(MiB / 2 - 20)));
+      expect(huge.status).toBe(413);
+      const code = path === '/ingest' ? huge.body.code : huge.body.error.code;
+      expect(code).toBe('payload_too_large');
+      // Gzip does not get around it: the limit applies to the decoded text.
+      expect((await post(path, gzipSync(`[${Array(200_000).fill('{}').join(',')}]`), { 'content-encoding': 'gzip' })).status).toBe(413);
+    }
+    // A value count just under the limit is read and validated as usual.
+    const events = Array.from({ length: 100 }, () => envelope(project.projectKey, { attributes: { samples: Array(900).fill(0) } }));
+    expect((await post('/api/v1/webhooks', JSON.stringify({ events }))).status).toBe(202);
+    // 50,000 events: only the length is reported (each event's details would be 50,000 entries).
+    const many = await post('/api/v1/webhooks', numbers(50_000));
+    expect(many.status).toBe(400);
+    expect(many.body.error.details).toEqual({ events: ['is too long (maximum is 100 items)'] });
+  });
+
   it('accepts Content-Encoding: gzip, and applies the 1 MiB limit to the decoded size', async () => {
     const zipped = gzipSync(JSON.stringify(envelope(project.projectKey)));
     const ok = await post('/ingest', zipped, { 'content-encoding': 'gzip' });
@@ -126,7 +145,7 @@ describe('bad input on the ingest endpoints (413, gzip, 415, 400, 404) and a fuz
     for (const [attributes, message] of [
       [nested(33), tooDeep],
       [nested(5000), tooDeep],
-      [`[${'['.repeat(100_000)}${']'.repeat(100_000)}]`, ['must be an object', ...tooDeep]],
+      [`[${'['.repeat(90_000)}${']'.repeat(90_000)}]`, ['must be an object', ...tooDeep]],
       ['{"value":1e400}', notFinite],
       [`{"deep":${nested(20).replace('true', '-1E+999')}}`, notFinite],
     ] as const) {

@@ -1,13 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { BatchingProducer, createKafka, ensureTopics, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
-import { TOPICS, eventsTopicSpec } from '@pulseboard/contracts';
+import { createLogger, instrumentPool, kafkaBrokers, warnOutboundPolicy, type Logger } from '@pulseboard/config';
+import { BatchingProducer, OutboxRelay, createKafka, ensureTopics, outboxSource, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
+import { TOPICS, type RuleOutcome } from '@pulseboard/contracts';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { GatewayEnv } from './env.ts';
 import type { GatewayDeps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { Authenticator } from './auth/authenticator.ts';
+import { AuthThrottle } from './auth/auth-throttle.ts';
+import { FixedWindowCounter } from './limits/fixed-window.ts';
 import { ProjectDirectory, type LimitDefaults } from './auth/project-directory.ts';
 import { Limiter } from './limits/limiter.ts';
 import { EventIdAllocator } from './ingest/event-id-allocator.ts';
@@ -16,21 +18,12 @@ import { createEnvelopeValidator } from './ingest/envelope-validator.ts';
 import { createGatewayMetrics } from './metrics.ts';
 import { createRedisClient } from './redis-client.ts';
 import { IdempotencyStore } from './ingest/idempotency.ts';
-import { KafkaRuleOutcomes } from './ingest/kafka-rule-outcomes.ts';
-import { AwaitedReplies } from './ingest/awaited-replies.ts';
+import { ReplyWaiter } from './ingest/reply-waiter.ts';
 import type { NotificationOutcome } from '@pulseboard/contracts';
-import { nextEventIdBlock } from './repositories/event-ids.ts';
+import { nextEventIdBlocks } from './repositories/event-ids.ts';
 import { monthlyUsageLoader } from './repositories/monthly-usage.ts';
-
-function decodeRuleOutcome(value: Buffer | null): { ok: true; value: { event_id: number; tiles_affected: number } } | { ok: false; code: string; message: string } {
-  try {
-    const parsed = JSON.parse(value?.toString('utf8') ?? 'null') as { event_id?: unknown; tiles_affected?: unknown } | null;
-    if (Number.isSafeInteger(parsed?.event_id) && Number.isSafeInteger(parsed?.tiles_affected)) return { ok: true, value: parsed as { event_id: number; tiles_affected: number } };
-  } catch {
-    // falls through
-  }
-  return { ok: false, code: 'invalid_rule_outcome', message: 'not a rule outcome' };
-}
+import { CONTROL_OUTBOX_PARTITION, CONTROL_OUTBOX_TABLE, type ControlFeed } from './repositories/control-writes.ts';
+import { setRevision } from './auth/revision.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 
@@ -54,20 +47,21 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const logger = overrides.logger ?? createLogger('gateway', env.LOG_LEVEL);
   const now = overrides.now ?? Date.now;
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'gateway', logger });
-  const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-gateway' });
+  const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-gateway', logger });
   const redis = createRedisClient(env);
   // Without a listener ioredis prints every failed reconnect to stderr; requests see 503s meanwhile.
   redis.on('error', (error: Error) => logger.warn({ event: 'redis_connection_error', err: error }));
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-gateway`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
   if (overrides.skipTopicCheck !== true) {
     await ensureTopics(kafka, [
-      eventsTopicSpec(env.TOPIC_EVENTS, env),
-      { topic: env.TOPIC_RULE_OUTCOMES, numPartitions: TOPICS.ruleOutcomes.partitions },
-      { topic: env.TOPIC_NOTIFICATION_REQUESTS, numPartitions: TOPICS.notificationRequests.partitions },
-      { topic: env.TOPIC_NOTIFICATION_OUTCOMES, numPartitions: TOPICS.notificationOutcomes.partitions },
+      TOPICS.events.spec(env.TOPIC_EVENTS, env),
+      TOPICS.ruleOutcomes.spec(env.TOPIC_RULE_OUTCOMES),
+      TOPICS.notificationRequests.spec(env.TOPIC_NOTIFICATION_REQUESTS),
+      TOPICS.notificationOutcomes.spec(env.TOPIC_NOTIFICATION_OUTCOMES),
+      TOPICS.control.spec(env.TOPIC_CONTROL),
     ]);
   }
-  const notificationOutcomes = new AwaitedReplies<NotificationOutcome>();
+  const notificationOutcomes = new ReplyWaiter<string, NotificationOutcome>();
   const notificationReader =
     overrides.skipTopicCheck === true
       ? undefined
@@ -76,35 +70,36 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
           logger,
           topic: env.TOPIC_NOTIFICATION_OUTCOMES,
           groupPrefix: `${env.KAFKA_CLIENT_ID}-gateway-notifications`,
-          decode: (value) => {
-            try {
-              const parsed = JSON.parse(value?.toString('utf8') ?? 'null') as NotificationOutcome | null;
-              if (typeof parsed?.request_id === 'string') return { ok: true, value: parsed };
-            } catch {
-              // falls through
-            }
-            return { ok: false, code: 'invalid_notification_outcome', message: 'not a notification outcome' };
-          },
+          decode: TOPICS.notificationOutcomes.decode,
           handle: (outcome) => notificationOutcomes.receive(outcome.request_id, outcome),
         });
   // Webhook requests wait for the rule engine's outcome; 0 turns the wait (and this reader) off.
-  const ruleOutcomes = env.WEBHOOK_OUTCOME_TIMEOUT_MS > 0 ? new KafkaRuleOutcomes() : undefined;
+  const ruleOutcomes = env.WEBHOOK_OUTCOME_TIMEOUT_MS > 0 ? new ReplyWaiter<number, number>() : undefined;
   let outcomesConsumer: RunningFanOutConsumer | undefined;
   if (ruleOutcomes !== undefined && overrides.skipTopicCheck !== true) {
-    outcomesConsumer = await runFanOutConsumer<{ event_id: number; tiles_affected: number }>({
+    outcomesConsumer = await runFanOutConsumer<RuleOutcome>({
       kafka,
       logger,
       topic: env.TOPIC_RULE_OUTCOMES,
       groupPrefix: `${env.KAFKA_CLIENT_ID}-gateway-outcomes`,
-      decode: decodeRuleOutcome,
-      handle: (outcome) => ruleOutcomes.receive(outcome),
+      decode: TOPICS.ruleOutcomes.decode,
+      handle: (outcome) => ruleOutcomes.receive(outcome.event_id, outcome.tiles_affected),
     });
     // Until it has its partitions an outcome could pass unseen (the request would get 202): wait, bounded.
     await Promise.race([outcomesConsumer.whenReady(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   }
   const metrics = createGatewayMetrics();
+  instrumentPool(metrics.registry, pool);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES, onProduceRequest: (messages) => metrics.kafkaProduceRequestMessages.observe(messages) });
   producer.start();
+  // Control-plane writes leave through the outbox; any gateway relays it (a repeat is harmless: readers compare revisions).
+  const controlRelay = new OutboxRelay({ producer, logger, sources: [outboxSource(pool, CONTROL_OUTBOX_TABLE, { topics: [env.TOPIC_CONTROL] })], partitions: () => [CONTROL_OUTBOX_PARTITION] });
+  if (overrides.skipTopicCheck !== true) controlRelay.start();
+  const controlFeed: ControlFeed = {
+    topic: env.TOPIC_CONTROL,
+    publishRevision: (projectKey, revision) => setRevision(redis, projectKey, revision),
+    committed: () => controlRelay.notify(),
+  };
 
   const limitDefaults: LimitDefaults = {
     burst: env.DEFAULT_BURST_LIMIT,
@@ -114,6 +109,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     retentionDays: env.EVENT_RETENTION_DAYS,
   };
   const directory = new ProjectDirectory(pool, redis, limitDefaults);
+  const eventIds = new EventIdAllocator((blocks) => nextEventIdBlocks(pool, blocks), { minRatePerSecond: env.EVENT_ID_RESERVE_MIN_RATE, seconds: env.EVENT_ID_RESERVE_SECONDS });
+  await eventIds.fill();
   const deps: GatewayDeps = {
     env,
     logger,
@@ -121,20 +118,22 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     redis,
     limitDefaults,
     directory,
-    auth: new Authenticator(directory, pool, redis),
+    auth: new Authenticator(directory, pool, redis, new AuthThrottle(new FixedWindowCounter(redis, 'af', 60, now), env.AUTH_FAILURES_PER_MINUTE)),
     limiter: new Limiter(redis, monthlyUsageLoader(pool), now, (size) => metrics.limiterBatchOperations.observe(size)),
-    pipeline: new EventPipeline(producer, new EventIdAllocator(() => nextEventIdBlock(pool)), env.TOPIC_EVENTS),
+    pipeline: new EventPipeline(producer, eventIds, env.TOPIC_EVENTS),
     validator: createEnvelopeValidator(),
     metrics,
     idempotency: new IdempotencyStore(redis, env.IDEMPOTENCY_TTL_SECONDS),
+    controlFeed,
     ...(ruleOutcomes === undefined ? {} : { ruleOutcomes }),
-    requestNotification: (request) => producer.send(env.TOPIC_NOTIFICATION_REQUESTS, { key: String(request.account_id), value: JSON.stringify(request), headers: { 'content-type': 'application/json' } }),
+    requestNotification: (request) => producer.send(env.TOPIC_NOTIFICATION_REQUESTS, TOPICS.notificationRequests.encode(request)),
     notificationOutcomes,
     kafkaReady: () => producer.ready,
     now,
   };
-  const app = buildApp(deps);
+  const app = await buildApp(deps);
   const address = await app.listen({ port: env.GATEWAY_PORT, host: env.GATEWAY_HOST });
+  warnOutboundPolicy(env, logger);
   logger.info({ event: 'gateway_started', address });
 
   let stopping: Promise<void> | undefined;
@@ -149,6 +148,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
         await app.close();
         await outcomesConsumer?.stop();
         await notificationReader?.stop();
+        await controlRelay.stop();
         await producer.stop();
         await Promise.allSettled([pool.end(), redis.quit()]);
         logger.info({ event: 'gateway_stopped' });

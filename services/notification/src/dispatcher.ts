@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { unseal, type NotificationOutcome } from '@pulseboard/contracts';
+import { unsealWith, type NotificationOutcome } from '@pulseboard/contracts';
 import { nextDelayMs } from './backoff.ts';
 import type { NotificationEnv } from './env.ts';
 import type { NotificationMetrics } from './metrics.ts';
@@ -91,7 +91,19 @@ export class Dispatcher {
     const requested: NotificationOutcome[] = [];
     // Room comes back send by send (one slow target does not hold the others' room), the rest at once.
     this.release(reserved - due.length);
-    const run = Promise.all(due.map((d) => this.attempt(d, delivered, requested).finally(() => this.release(1))))
+    // A tile's transitions to one service go one after the other, in the order they happened (a batch
+    // may hold several of a tile); everything else side by side.
+    const chains = new Map<string, DueDelivery[]>();
+    for (const d of due) {
+      const tile = d.kind === 'transition' ? (d.payload as { tile_id?: unknown }).tile_id : undefined;
+      const key = tile === undefined ? d.id : `${d.service_id}:${String(tile)}`;
+      chains.set(key, [...(chains.get(key) ?? []), d]);
+    }
+    const sendChain = async (chain: DueDelivery[]) => {
+      chain.sort((a, b) => transitionPosition(a) - transitionPosition(b));
+      for (const d of chain) await this.attempt(d, delivered, requested).finally(() => this.release(1));
+    };
+    const run = Promise.all([...chains.values()].map(sendChain))
       .then(() => {
         this.recording = this.recording.then(() => this.record(delivered, requested));
       })
@@ -127,7 +139,8 @@ export class Dispatcher {
     if (d.service_kind === null) {
       result = { ok: false, status: null, retryable: false, error: 'the notification service was deleted' };
     } else {
-      const secret = d.secrets === null ? {} : (JSON.parse(unseal(d.secrets, env.SECRETS_KEY)) as Record<string, string>);
+      // SECRETS_KEY_PREVIOUS still opens rows sealed before a rotation re-sealed them.
+      const secret = d.secrets === null ? {} : (JSON.parse(unsealWith(d.secrets, { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS }).plain) as Record<string, string>);
       const content = { kind: d.kind, ...d.payload } as DeliveryContent;
       const started = performance.now();
       result = await this.deps.senders.send({ id: d.id, serviceName: d.service_name ?? '', type: d.service_kind, config: d.config ?? {}, content }, secret);
@@ -157,7 +170,7 @@ export class Dispatcher {
         await markRetry(pool, d.id, result.error, result.status, delay);
         status = 'pending';
       }
-      logger.info({ event: givesUp ? 'delivery_failed' : 'delivery_retry_scheduled', delivery_id: d.id, attempts, error: result.error, retry_in_ms: givesUp ? undefined : delay });
+      logger.info({ event: givesUp ? 'delivery_failed' : 'delivery_retry_scheduled', delivery_id: d.id, attempts, error: result.error, detail: result.detail, retry_in_ms: givesUp ? undefined : delay });
     }
     metrics.attempts.inc({ outcome: status });
     // Requests from the API hear after the first try, and again when a later try settles them.
@@ -171,4 +184,9 @@ export class Dispatcher {
     await Promise.all(this.sending);
     await this.recording;
   }
+}
+
+/** A transition delivery's id is `dlv_<position>_<service>`: the position orders a tile's changes. */
+function transitionPosition(d: DueDelivery): number {
+  return Number(d.id.split('_')[1] ?? 0);
 }

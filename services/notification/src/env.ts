@@ -1,9 +1,15 @@
-import { commonEnvProperties, loadEnv, type EnvOf } from '@pulseboard/config';
+import { commonEnvProperties, loadEnv, outboundEnvProperties, type EnvOf, secretsEnvProperties } from '@pulseboard/config';
 
 const properties = {
   ...commonEnvProperties,
+  ...secretsEnvProperties,
   NOTIFICATION_GROUP_ID: { type: 'string', minLength: 1, default: 'pulseboard-notification' },
   NOTIFICATION_SESSION_TIMEOUT_MS: { type: 'integer', minimum: 6000, default: 30000 },
+  // Time-bounded batching of tile changes (kafka-kit FetchPacer): while changes flow, fetches are this far
+  // apart, so one tile lookup and one insert serve this long's changes. Off by default: the deliveries of
+  // one batch are sent side by side, so two transitions of a tile gathered together could reach a
+  // receiver out of order (tests/e2e/notifications: unknown→ok, then ok→critical).
+  NOTIFICATION_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 0 },
   // Retries: first after about NOTIFY_FIRST_RETRY_MS, doubling with jitter, capped; given up after NOTIFY_RETRY_FOR_MS.
   NOTIFY_FIRST_RETRY_MS: { type: 'integer', minimum: 10, default: 1000 },
   NOTIFY_MAX_BACKOFF_MS: { type: 'integer', minimum: 10, default: 3600000 },
@@ -18,9 +24,8 @@ const properties = {
   NOTIFY_CONNECT_TIMEOUT_MS: { type: 'integer', minimum: 10, default: 5000 },
   NOTIFY_TIMEOUT_MS: { type: 'integer', minimum: 10, default: 10000 },
   NOTIFY_MAX_RESPONSE_BYTES: { type: 'integer', minimum: 0, default: 65536 },
-  // Outbound safety (SSRF): loopback and private/link-local/metadata targets are refused unless allowed.
-  NOTIFY_ALLOW_LOOPBACK: { type: 'boolean', default: false },
-  NOTIFY_ALLOW_PRIVATE: { type: 'boolean', default: false },
+  // Outbound safety (SSRF): only global unicast targets unless loopback or private ones are allowed.
+  ...outboundEnvProperties,
   SMTP_URL: { type: 'string', minLength: 1, default: 'smtp://127.0.0.1:1025' },
   SMTP_FROM: { type: 'string', minLength: 3, default: 'Pulseboard <pulseboard@localhost>' },
   NOTIFICATION_HTTP_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9104 },
@@ -33,3 +38,6 @@ export type NotificationEnv = EnvOf<typeof properties>;
 export function loadNotificationEnv(env: Record<string, string | undefined> = process.env): NotificationEnv {
   return loadEnv<NotificationEnv>(properties, env);
 }
+
+/** The schema itself: the Helm chart's test checks that the chart sets what it names. */
+export const notificationEnvProperties: Record<string, object> = properties;

@@ -1,3 +1,3 @@
 export { loadNotificationEnv, type NotificationEnv } from './env.ts';
 export { startNotificationService, MIGRATIONS_DIR, type NotificationService } from './service.ts';
-export { refusal } from './safe-http.ts';
+export { refused } from './safe-http.ts';

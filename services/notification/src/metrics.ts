@@ -1,19 +1,39 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { createServiceRegistry } from '@pulseboard/config';
 
 export interface NotificationMetrics {
   registry: Registry;
   created: Counter;
   attempts: Counter<'outcome'>;
   sendSeconds: Histogram<'type'>;
+  /** Reports the queue's depth, read by `read` at each scrape. */
+  watchQueue(read: () => Promise<{ due: number; scheduled: number }>): void;
 }
 
 export function createNotificationMetrics(): NotificationMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createServiceRegistry('notification', new URL('../package.json', import.meta.url));
   return {
     registry,
     created: new Counter({ name: 'notification_deliveries_created_total', help: 'Deliveries created (transitions and requests)', registers: [registry] }),
     attempts: new Counter({ name: 'notification_attempts_total', help: 'Delivery tries by what came of them', labelNames: ['outcome'], registers: [registry] }),
     sendSeconds: new Histogram({ name: 'notification_send_seconds', help: 'Time one try took, by service type', labelNames: ['type'], buckets: [0.005, 0.02, 0.05, 0.1, 0.5, 1, 5, 10], registers: [registry] }),
+    watchQueue(read) {
+      new Gauge({
+        name: 'notification_queue_deliveries',
+        help: 'Pending deliveries: due (waiting for a sender) or scheduled (a retry or a lease not yet over)',
+        labelNames: ['state'],
+        registers: [registry],
+        async collect() {
+          try {
+            const depth = await read();
+            this.set({ state: 'due' }, depth.due);
+            this.set({ state: 'scheduled' }, depth.scheduled);
+          } catch {
+            // Postgres unreachable: no figure this scrape rather than a stale one.
+            this.reset();
+          }
+        },
+      });
+    },
   };
 }

@@ -111,3 +111,12 @@ export async function markRetry(pool: Pool, id: string, error: string, responseS
 export async function markFailed(pool: Pool, id: string, error: string, responseStatus: number | null): Promise<void> {
   await pool.query(`UPDATE notification_deliveries SET status = 'failed', attempts = attempts + 1, last_error = $2, response_status = $3 WHERE id = $1`, [id, error, responseStatus]);
 }
+
+/** Pending deliveries: due now (waiting for a sender) and scheduled later (retries, leases). Read through the pending-only index. */
+export async function queueDepth(pool: Pool): Promise<{ due: number; scheduled: number }> {
+  const { rows } = await pool.query<{ due: number; scheduled: number }>(
+    `SELECT count(*) FILTER (WHERE next_attempt_at <= now())::int AS due, count(*) FILTER (WHERE next_attempt_at > now())::int AS scheduled
+       FROM notification_deliveries WHERE status = 'pending'`,
+  );
+  return rows[0]!;
+}

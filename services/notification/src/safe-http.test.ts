@@ -1,18 +1,51 @@
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { postJson, refusal, TargetRefused } from './safe-http.ts';
+import { TARGET_REFUSED_REASON } from '@pulseboard/contracts';
+import { operatorDetail, publicReason } from './delivery-errors.ts';
+import { postJson, refused, TargetRefused } from './safe-http.ts';
 
 const strict = { allowLoopback: false, allowPrivate: false };
 
 describe('outbound safety (SSRF)', () => {
-  it('refuses loopback, private, link-local, metadata and mapped addresses; allows public ones', () => {
-    for (const address of ['127.0.0.1', '::1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
-      expect(refusal(address, strict), address).toBeDefined();
+  // Every form is in packages/contracts/src/outbound-address.test.ts; here, that the connection path uses it.
+  it('refuses loopback, private, link-local, metadata and embedded-IPv4 addresses; allows public ones', () => {
+    for (const address of ['127.0.0.1', '::1', '10.0.0.5', '169.254.169.254', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::7f00:1', '2002:7f00:1::']) {
+      expect(refused(address, strict), address).toBe(true);
     }
-    for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111']) expect(refusal(address, strict), address).toBeUndefined();
-    expect(refusal('127.0.0.1', { allowLoopback: true, allowPrivate: false })).toBeUndefined();
-    expect(refusal('169.254.169.254', { allowLoopback: true, allowPrivate: false })).toBeDefined();
+    for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111']) expect(refused(address, strict), address).toBe(false);
+    expect(refused('127.0.0.1', { allowLoopback: true, allowPrivate: false })).toBe(false);
+    expect(refused('169.254.169.254', { allowLoopback: true, allowPrivate: true })).toBe(true);
+  });
+
+  it('refuses IPv4 hidden in IPv6 literals before connecting, with a reason that names no address', async () => {
+    const options = { connectTimeoutMs: 1000, timeoutMs: 2000, maxResponseBytes: 1024, policy: strict };
+    for (const url of ['http://[::7f00:1]:18931/', 'http://[::127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[64:ff9b::7f00:1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://0x7f.1/']) {
+      const error = await postJson(url, '{}', {}, options).then(() => undefined, (e: unknown) => e);
+      expect(error, url).toBeInstanceOf(TargetRefused);
+      expect(publicReason(error), url).toBe(TARGET_REFUSED_REASON);
+      expect(publicReason(error), url).not.toMatch(/\d+\.\d+|::|18931/);
+    }
+  });
+
+  it('records a generic reason for a failed connection, never the address or port; the operator log keeps the detail', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    server.close();
+    await once(server, 'close');
+    const loopback = { connectTimeoutMs: 1000, timeoutMs: 2000, maxResponseBytes: 1024, policy: { allowLoopback: true, allowPrivate: false } };
+    for (const url of [`http://127.0.0.1:${port}/`, `http://[::1]:${port}/`]) {
+      const error = await postJson(url, '{}', {}, loopback).then(() => undefined, (e: unknown) => e);
+      expect(publicReason(error), url).toBe('the connection was refused');
+      expect(operatorDetail(error), url).toContain(String(port));
+    }
+    const unresolved = await postJson('http://no-such-host.invalid/', '{}', {}, loopback).then(() => undefined, (e: unknown) => e);
+    expect(publicReason(unresolved)).toBe('the target host name did not resolve');
+    expect(publicReason(unresolved)).not.toContain('invalid');
+    const byName = await postJson(`http://localhost:${port}/`, '{}', {}, { ...loopback, policy: strict }).then(() => undefined, (e: unknown) => e);
+    expect(publicReason(byName)).toBe(TARGET_REFUSED_REASON);
+    expect(operatorDetail(byName)).toMatch(/localhost resolves to/);
   });
 
   it('checks the address a name resolves to, the one connected to: localhost is refused when loopback is not allowed', async () => {

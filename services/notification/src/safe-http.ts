@@ -1,31 +1,17 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { addressAllowed, literalHost, TARGET_REFUSED_REASON, type TargetPolicy } from '@pulseboard/contracts';
 
-export interface TargetPolicy {
-  allowLoopback: boolean;
-  allowPrivate: boolean;
-}
+export type { TargetPolicy };
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
-// Private, link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254), shared, unspecified, multicast and reserved ranges.
-const internal = new BlockList();
-for (const [net, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) internal.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) internal.addSubnet(net, prefix, 'ipv6');
-
-/** Why an address may not be connected to, or undefined when it may. */
-export function refusal(address: string, policy: TargetPolicy): string | undefined {
-  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  // An IPv4-mapped IPv6 address is the IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped !== null) return refusal(mapped[1]!, policy);
-  if (loopback.check(address, family)) return policy.allowLoopback ? undefined : `${address} is a loopback address`;
-  if (internal.check(address, family)) return policy.allowPrivate ? undefined : `${address} is a private, link-local or reserved address`;
-  return undefined;
+/**
+ * Only global unicast addresses pass (every IPv6 form that embeds IPv4 judged
+ * as that IPv4: packages/contracts/src/outbound-address.ts); loopback and
+ * private ones only as the operator allows.
+ */
+export function refused(address: string, policy: TargetPolicy): boolean {
+  return !addressAllowed(address, policy);
 }
 
 /** The lookup every connection uses: only vetted addresses are handed to the socket (no DNS-rebinding gap). */
@@ -33,8 +19,8 @@ function vettingLookup(policy: TargetPolicy) {
   return (hostname: string, lookupOptions: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
     dnsLookup(hostname, { all: true }, (error, addresses) => {
       if (error !== null) return callback(error, '');
-      const allowed = addresses.filter((a) => refusal(a.address, policy) === undefined);
-      if (allowed.length === 0) return callback(new TargetRefused(`${hostname}: ${refusal(addresses[0]?.address ?? '', policy) ?? 'no address'}`), '');
+      const allowed = addresses.filter((a) => !refused(a.address, policy));
+      if (allowed.length === 0) return callback(new TargetRefused(TARGET_REFUSED_REASON, `${hostname} resolves to ${addresses.map((a) => a.address).join(', ')}`), '');
       if (lookupOptions.all === true) return callback(null, allowed);
       return callback(null, allowed[0]!.address, allowed[0]!.family);
     });
@@ -54,10 +40,17 @@ function agentFor(protocol: string, policy: TargetPolicy): http.Agent {
   return agent;
 }
 
+/** A target the policy refuses. The message is generic (it is what a tenant sees); `detail` (the address) is for the operator's log only. */
 export class TargetRefused extends Error {
   readonly code = 'target_refused';
   readonly retryable = false;
+  constructor(message: string, readonly detail: string) {
+    super(message);
+  }
 }
+
+/** A timeout of ours; its message names no address. */
+export class DeliveryTimeout extends Error {}
 
 export interface PostResult {
   status: number;
@@ -80,12 +73,9 @@ export interface PostOptions {
  */
 export function postJson(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
   const target = new URL(url);
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new TargetRefused(`${target.protocol} is not http or https`));
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) {
-    const why = refusal(host, options.policy);
-    if (why !== undefined) return Promise.reject(new TargetRefused(why));
-  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new TargetRefused('the target is not an http or https URL', target.protocol));
+  const host = literalHost(target);
+  if (host !== undefined && refused(host, options.policy)) return Promise.reject(new TargetRefused(TARGET_REFUSED_REASON, host));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise<PostResult>((resolve, reject) => {
     const request = client.request(target, {
@@ -93,9 +83,9 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Pulseboard-Notifications/1', ...headers },
       agent: agentFor(target.protocol, options.policy),
     });
-    const total = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const total = setTimeout(() => request.destroy(new DeliveryTimeout(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     request.on('socket', (socket) => {
-      const connect = setTimeout(() => request.destroy(new Error(`no connection within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
+      const connect = setTimeout(() => request.destroy(new DeliveryTimeout(`no connection within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
       socket.once('connect', () => clearTimeout(connect));
       socket.once('secureConnect', () => clearTimeout(connect));
       socket.once('close', () => clearTimeout(connect));

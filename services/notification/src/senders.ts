@@ -1,6 +1,8 @@
 import type { Transporter } from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
 import type { NotificationType } from '@pulseboard/contracts';
+import { operatorDetail, publicReason } from './delivery-errors.ts';
+import { escapeHtml, escapeSlack } from './escape.ts';
 import { postJson, TargetRefused, type PostOptions } from './safe-http.ts';
 
 /** What a delivery carries: a tile's status transition, or a message from the API. */
@@ -8,7 +10,8 @@ export type DeliveryContent =
   | { kind: 'transition'; tile_id: number; tile_name: string; project_key: string; status: string; previous_status: string; value: unknown; event_id: number | null; changed_at: string }
   | { kind: 'message' | 'test'; subject: string; body: string };
 
-export type SendResult = { ok: true; status: number | null } | { ok: false; status: number | null; retryable: boolean; retryAfterMs?: number; error: string };
+/** `error` is recorded and shown to the tenant (generic); `detail`, when there is more, goes to the operator's log only. */
+export type SendResult = { ok: true; status: number | null } | { ok: false; status: number | null; retryable: boolean; retryAfterMs?: number; error: string; detail?: string };
 
 export interface Delivery {
   id: string;
@@ -28,7 +31,6 @@ function textOf(c: DeliveryContent): string {
   return `Tile "${c.tile_name}" (project ${c.project_key}) went from ${c.previous_status} to ${c.status}. Value: ${JSON.stringify(c.value)}. Event: ${c.event_id ?? 'none (time-driven)'}. At ${c.changed_at}.`;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** The Standard Webhooks payload: `{type, timestamp, data}`. */
 function webhookBody(d: Delivery, at: Date): string {
@@ -38,25 +40,36 @@ function webhookBody(d: Delivery, at: Date): string {
   return JSON.stringify({ type, timestamp: at.toISOString(), data });
 }
 
-/** Slack's incoming-webhook payload: `text` (notifications, fallbacks) and `blocks`. */
+/**
+ * Slack's incoming-webhook payload: `text` (notifications, fallbacks) and
+ * `blocks`. Every user string in `text` and in mrkdwn is escaped (`&`, `<`,
+ * `>`): a tile named `<https://phish.example|click>` stays text. The header is
+ * plain_text, which Slack does not parse for links or mentions: left as is.
+ */
 export function slackBody(d: Delivery): string {
   const c = d.content;
   const fields =
     c.kind === 'transition'
       ? [
-          { type: 'mrkdwn', text: `*Tile*\n${c.tile_name}` },
-          { type: 'mrkdwn', text: `*Status*\n${c.previous_status} → ${c.status}` },
-          { type: 'mrkdwn', text: `*Value*\n${JSON.stringify(c.value)}` },
-          { type: 'mrkdwn', text: `*Time*\n${c.changed_at}` },
+          { type: 'mrkdwn', text: `*Tile*\n${escapeSlack(c.tile_name)}` },
+          { type: 'mrkdwn', text: `*Status*\n${escapeSlack(c.previous_status)} → ${escapeSlack(c.status)}` },
+          { type: 'mrkdwn', text: `*Value*\n${escapeSlack(JSON.stringify(c.value))}` },
+          { type: 'mrkdwn', text: `*Time*\n${escapeSlack(c.changed_at)}` },
         ]
       : undefined;
   return JSON.stringify({
-    text: `${subjectOf(c)}: ${textOf(c)}`,
+    text: escapeSlack(`${subjectOf(c)}: ${textOf(c)}`),
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: subjectOf(c).slice(0, 150) } },
-      fields === undefined ? { type: 'section', text: { type: 'mrkdwn', text: c.kind === 'transition' ? '' : c.body.slice(0, 3000) } } : { type: 'section', fields },
+      // Cut before escaping, so an entity is never cut in half.
+      fields === undefined ? { type: 'section', text: { type: 'mrkdwn', text: c.kind === 'transition' ? '' : escapeSlack(c.body.slice(0, 3000)) } } : { type: 'section', fields },
     ],
   });
+}
+
+/** The email's HTML part: the plain text, escaped, line breaks kept. */
+export function emailHtml(text: string): string {
+  return `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
 }
 
 function httpResult(status: number, retryAfterMs: number | undefined): SendResult {
@@ -67,8 +80,7 @@ function httpResult(status: number, retryAfterMs: number | undefined): SendResul
 }
 
 function failure(error: unknown): SendResult {
-  const message = error instanceof Error ? error.message : String(error);
-  return { ok: false, status: null, retryable: !(error instanceof TargetRefused), error: message.slice(0, 500) };
+  return { ok: false, status: null, retryable: !(error instanceof TargetRefused), error: publicReason(error), detail: operatorDetail(error) };
 }
 
 export interface Senders {
@@ -84,7 +96,8 @@ export function createSenders(http: PostOptions, mail: { transporter: Transporte
           const body = webhookBody(d, at);
           // webhook-id is the delivery id: a receiver drops a repeat (the crash window) by it.
           const signature = new Webhook(secret.secret!).sign(d.id, at, body);
-          const res = await postJson(String(d.config.url), body, { 'webhook-id': d.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }, http);
+          // The URL is sealed with the secret; a row written before URLs were sealed keeps it in config.
+          const res = await postJson(secret.url ?? String(d.config.url), body, { 'webhook-id': d.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }, http);
           return httpResult(res.status, res.retryAfterMs);
         }
         if (d.type === 'slack') {
@@ -97,14 +110,14 @@ export function createSenders(http: PostOptions, mail: { transporter: Transporte
           to: (d.config.to as string[]).join(', '),
           subject: subjectOf(d.content),
           text,
-          html: `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`,
+          html: emailHtml(text),
           messageId: `<${d.id}@pulseboard>`,
         });
         return { ok: true, status: null };
       } catch (error) {
         const code = (error as { responseCode?: number }).responseCode;
         // SMTP 5xx is a permanent refusal; 4xx and connection trouble are worth another try.
-        if (typeof code === 'number' && code >= 500) return { ok: false, status: code, retryable: false, error: (error as Error).message.slice(0, 500) };
+        if (typeof code === 'number' && code >= 500) return { ok: false, status: code, retryable: false, error: `the mail server refused the message (SMTP ${code})`, detail: operatorDetail(error) };
         return failure(error);
       }
     },

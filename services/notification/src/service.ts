@@ -1,14 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
 import nodemailer from 'nodemailer';
-import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { DEAD_LETTER_HEADERS, deadLetterHeaders, TOPICS, createAjv, tileChangeSchema, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
-import { BatchingProducer, OK, createKafka, ensureTopics, jsonDecoder, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
+import { createLogger, instrumentPool, kafkaBrokers, startOpsServer, warnOutboundPolicy, type Logger } from '@pulseboard/config';
+import { deadLetterHeaders, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
+import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
 import type { NotificationEnv } from './env.ts';
 import { createNotificationMetrics } from './metrics.ts';
-import { insertClaimedDeliveries, tileTargets, type NewDelivery } from './repository.ts';
+import { insertClaimedDeliveries, queueDepth, tileTargets, type NewDelivery } from './repository.ts';
 import { createSenders } from './senders.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -18,21 +17,26 @@ export interface NotificationService {
   stop(): Promise<void>;
 }
 
-const requestDecoder = jsonDecoder<NotificationRequest>(
-  createAjv().compile({ type: 'object', required: ['request_id', 'service_id', 'account_id', 'subject', 'body', 'test'], properties: { request_id: { type: 'string', pattern: '^msg_' }, service_id: { type: 'integer' }, account_id: { type: 'integer' }, subject: { type: 'string' }, body: { type: 'string' }, test: { type: 'boolean' } } }),
-);
-
 /** Composition root: builds every dependency once and passes it down. */
 export async function startNotificationService(env: NotificationEnv, logger: Logger = createLogger('notification', env.LOG_LEVEL)): Promise<NotificationService> {
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'notification', logger });
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-notification' });
   const metrics = createNotificationMetrics();
+  instrumentPool(metrics.registry, pool);
+  metrics.watchQueue(() => queueDepth(pool));
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-notification`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  const kafkaSignals = instrumentKafka(kafka, metrics.registry, {
+    lagging: [
+      { groupId: env.NOTIFICATION_GROUP_ID, topic: env.TOPIC_TILE_CHANGES },
+      { groupId: `${env.NOTIFICATION_GROUP_ID}-requests`, topic: env.TOPIC_NOTIFICATION_REQUESTS },
+    ],
+    watchedTopics: [env.TOPIC_NOTIFICATIONS_DLQ],
+  });
   await ensureTopics(kafka, [
-    { topic: env.TOPIC_TILE_CHANGES, numPartitions: TOPICS.tileChanges.partitions },
-    { topic: env.TOPIC_NOTIFICATION_REQUESTS, numPartitions: TOPICS.notificationRequests.partitions },
-    { topic: env.TOPIC_NOTIFICATION_OUTCOMES, numPartitions: TOPICS.notificationOutcomes.partitions },
-    { topic: env.TOPIC_NOTIFICATIONS_DLQ, numPartitions: TOPICS.notificationsDeadLetter.partitions },
+    TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES),
+    TOPICS.notificationRequests.spec(env.TOPIC_NOTIFICATION_REQUESTS),
+    TOPICS.notificationOutcomes.spec(env.TOPIC_NOTIFICATION_OUTCOMES),
+    TOPICS.notificationsDeadLetter.spec(env.TOPIC_NOTIFICATIONS_DLQ),
   ]);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
@@ -42,20 +46,18 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     { policy: { allowLoopback: env.NOTIFY_ALLOW_LOOPBACK, allowPrivate: env.NOTIFY_ALLOW_PRIVATE }, connectTimeoutMs: env.NOTIFY_CONNECT_TIMEOUT_MS, timeoutMs: env.NOTIFY_TIMEOUT_MS, maxResponseBytes: env.NOTIFY_MAX_RESPONSE_BYTES },
     { transporter, from: env.SMTP_FROM },
   );
-  const json = { 'content-type': 'application/json' };
   const dispatcher = new Dispatcher({
     env,
     pool,
     logger,
     metrics,
     senders,
-    publishOutcome: (outcome) => producer.send(env.TOPIC_NOTIFICATION_OUTCOMES, { key: outcome.request_id, value: JSON.stringify(outcome), headers: json }),
+    publishOutcome: (outcome) => producer.send(env.TOPIC_NOTIFICATION_OUTCOMES, TOPICS.notificationOutcomes.encode(outcome)),
     deadLetter: (d, error) =>
-      producer.send(env.TOPIC_NOTIFICATIONS_DLQ, {
-        key: d.id,
-        value: JSON.stringify({ delivery_id: d.id, service_id: d.service_id, kind: d.kind, payload: d.payload, attempts: d.attempts + 1, last_error: error, created_at: d.created_at.toISOString() }),
-        headers: { ...json, [DEAD_LETTER_HEADERS.reason]: 'delivery_failed', [DEAD_LETTER_HEADERS.at]: new Date().toISOString() },
-      }),
+      producer.send(
+        env.TOPIC_NOTIFICATIONS_DLQ,
+        TOPICS.notificationsDeadLetter.encode({ delivery_id: d.id, service_id: d.service_id, kind: d.kind, payload: d.payload, attempts: d.attempts + 1, last_error: error, created_at: d.created_at.toISOString() }),
+      ),
   });
 
   // New deliveries are written already claimed and sent at once (no claim round trip), in slices
@@ -86,8 +88,9 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     deadLetterTopic: env.TOPIC_NOTIFICATIONS_DLQ,
     deadLetterHeaders,
     producer,
-    decode: jsonDecoder<TileChange>(createAjv().compile(tileChangeSchema)),
+    decode: TOPICS.tileChanges.decode,
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
+    gatherMs: env.NOTIFICATION_GATHER_MS,
     handle: async (messages) => {
       const changes = messages.map((m) => m.value).filter((c) => c.status !== c.previous_status);
       const targets = await tileTargets(pool, [...new Set(changes.map((c) => c.tile_id))]);
@@ -120,7 +123,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     deadLetterTopic: env.TOPIC_NOTIFICATIONS_DLQ,
     deadLetterHeaders,
     producer,
-    decode: requestDecoder,
+    decode: TOPICS.notificationRequests.decode,
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
     handle: async (messages) => {
       const rows: NewDelivery[] = messages.map(({ value: r }) => ({ id: r.request_id, serviceId: r.service_id, accountId: r.account_id, kind: r.test ? 'test' : 'message', tileId: null, eventId: null, position: null, payload: { subject: r.subject, body: r.body } }));
@@ -130,17 +133,13 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
   });
   dispatcher.start();
 
-  const http = env.NOTIFICATION_HTTP_PORT === 0 ? undefined : Fastify({ logger: false });
-  if (http !== undefined) {
-    http.get('/healthz', async () => ({ status: 'ok' }));
-    http.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
-    await http.listen({ port: env.NOTIFICATION_HTTP_PORT, host: env.NOTIFICATION_HTTP_HOST });
-  }
+  const ops = env.NOTIFICATION_HTTP_PORT === 0 ? undefined : await startOpsServer({ port: env.NOTIFICATION_HTTP_PORT, host: env.NOTIFICATION_HTTP_HOST, registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() }) });
+  warnOutboundPolicy(env, logger);
   logger.info({ event: 'notification_started', group: env.NOTIFICATION_GROUP_ID, allow_loopback: env.NOTIFY_ALLOW_LOOPBACK, allow_private: env.NOTIFY_ALLOW_PRIVATE });
 
   let stopping: Promise<void> | undefined;
   return {
-    httpAddress: http === undefined ? undefined : `http://${env.NOTIFICATION_HTTP_HOST}:${(http.server.address() as { port: number }).port}`,
+    httpAddress: ops?.address,
     stop() {
       // Order: no new deliveries, let the tries under way finish and be recorded, then close.
       stopping ??= (async () => {
@@ -149,8 +148,9 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
         await dispatcher.stop();
         await producer.stop();
         transporter.close();
+        await kafkaSignals.stop();
         await pool.end();
-        await http?.close();
+        await ops?.close();
         logger.info({ event: 'notification_stopped' });
       })();
       return stopping;

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { TOPICS } from '@pulseboard/contracts';
 import { writeOutbox, type OutboxMessage } from '@pulseboard/kafka-kit';
 import type { EvaluationStep } from './rules/index.ts';
 import { deleteStates, insertHistory, writeStates, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
@@ -52,6 +53,11 @@ export class ChangeSet {
     return this.history.length;
   }
 
+  /** Whether the transaction wrote anything the relay sends: tile changes or rule outcomes. */
+  get relays(): boolean {
+    return this.history.length > 0 || this.outcomes.length > 0;
+  }
+
   /**
    * Writes everything. The history rows are the tile-change messages (relayed
    * from the history by the partition's owner); rule outcomes go through the
@@ -63,9 +69,7 @@ export class ChangeSet {
     await insertHistory(tx, relayStream, this.history);
     const messages: OutboxMessage[] = this.outcomes.map((o) => ({
       topic: topics.ruleOutcomes,
-      key: o.projectKey,
-      value: JSON.stringify({ event_id: o.eventId, tiles_affected: o.tilesAffected }),
-      headers: { 'content-type': 'application/json' },
+      ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }),
     }));
     await writeOutbox(tx, topics.outboxTable, partition, messages);
   }

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import { OUTCOME_WANTED_HEADER, type IngestedEvent } from '@pulseboard/contracts';
+import { OUTCOME_WANTED_HEADER, PROJECT_REVISION_HEADER, type IngestedEvent } from '@pulseboard/contracts';
 import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
 import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from './rules/index.ts';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
@@ -8,6 +8,8 @@ import { claimHistoryStream, loadStates, wakingTiles, type StoredState } from '.
 import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';
 import type { EngineMetrics } from './metrics.ts';
 
+/** How soon a failed timer tick is tried again. */
+const TIMER_RETRY_MS = 1000;
 
 /** What memory holds for one claimed partition: its projects' states (loaded on first use) and timers. */
 class PartitionMemory {
@@ -31,6 +33,20 @@ export interface EngineDeps {
   partitionOf: (projectKey: string) => number;
   /** Told after each commit that wrote messages. */
   onCommitted: () => void;
+  /**
+   * Whether an event's project revision (the accepting gateway's, header
+   * pb-project-revision) makes the engine re-read the project's rules first.
+   * Off only to show what it buys (the rules then move by the poll alone).
+   */
+  followRevisions: boolean;
+}
+
+/** The project revision the accepting gateway knew, from the event's header; 0 when absent. */
+function stampedRevision(message: ConsumedMessage<IngestedEvent>): number {
+  const header = message.raw.headers?.[PROJECT_REVISION_HEADER];
+  const text = Array.isArray(header) ? header[0] : header;
+  const revision = text === undefined ? 0 : Number(text.toString());
+  return Number.isSafeInteger(revision) ? revision : 0;
 }
 
 /**
@@ -97,12 +113,12 @@ export class RuleEngine {
     const loaded = new Map<string, Map<number, StoredState>>();
     for (const message of messages) {
       const event = message.value;
-      const project = await this.deps.rules.get(event.project_key);
       let states = loaded.get(event.project_key);
       if (states === undefined) {
         states = await this.projectStates(tx, memory, event.project_key);
         loaded.set(event.project_key, states);
       }
+      const project = await this.rulesFor(message, set, states, now);
       const ruleEvent = toRuleEvent(event);
       let affected = 0;
       for (const tile of project.rules.matching(ruleEvent)) {
@@ -125,6 +141,28 @@ export class RuleEngine {
     };
   };
 
+  /**
+   * The rules an event is evaluated with: at least as new as the project
+   * revision its gateway knew (every tile write bumps it before answering), so
+   * an event accepted after a tile write sees that write. A re-read moves the
+   * project's states to the new rules inside this batch's transaction first
+   * (the same step a control-topic message or the poll would take), so no
+   * later adoption overwrites what this event does.
+   */
+  private async rulesFor(message: ConsumedMessage<IngestedEvent>, set: ChangeSet, states: Map<number, StoredState>, now: number): Promise<ProjectTiles> {
+    const projectKey = message.value.project_key;
+    const wanted = this.deps.followRevisions ? stampedRevision(message) : 0;
+    const cached = this.deps.rules.cached(projectKey);
+    if (cached !== undefined && cached.revision >= wanted) return cached;
+    if (cached === undefined && wanted === 0) return this.deps.rules.get(projectKey);
+    const { tiles, change } = await this.deps.rules.atLeast(projectKey, wanted);
+    if (change !== undefined) {
+      this.deps.metrics.rulesReloaded('event');
+      this.adoptAll(change.previous, change.next, states, set, now);
+    }
+    return tiles;
+  }
+
   /** Publishes a committed change set to memory and timers. */
   private commit(memory: PartitionMemory, set: ChangeSet): void {
     for (const tileId of set.deleted) {
@@ -138,7 +176,9 @@ export class RuleEngine {
       else memory.wakes.set(write.tileId, { projectKey: write.projectKey, at: write.wakeAt });
     }
     this.deps.metrics.changes(set.changeCount);
-    if (set.changeCount > 0 || set.states.size > 0) this.deps.onCommitted();
+    // A webhook's outcome leaves at once even when its event changed no tile: without the
+    // wake-up it waited for the relay's sweep (about 1 s) instead of a few ms.
+    if (set.relays || set.states.size > 0) this.deps.onCommitted();
     this.schedule();
   }
 
@@ -152,7 +192,21 @@ export class RuleEngine {
     if (earliest === Infinity) return;
     // At least 20 ms apart, so a window full of near-simultaneous leavings is one transaction, not hundreds.
     const delay = Math.min(2 ** 31 - 1, Math.max(20, earliest - this.deps.clock()));
-    this.timer = setTimeout(() => void this.tick().catch((error: unknown) => this.deps.logger.warn({ event: 'timer_failed', err: error })), delay);
+    this.arm(delay);
+  }
+
+  /** A tick after `delay`; one that fails (Postgres away) is tried again a second later, not dropped with its wakes. */
+  private arm(delay: number): void {
+    this.timer = setTimeout(
+      () =>
+        void this.tick().catch((error: unknown) => {
+          this.deps.logger.warn({ event: 'timer_failed', retry_in_ms: TIMER_RETRY_MS, error: error instanceof Error ? error.message : String(error) });
+          if (this.stopped) return;
+          if (this.timer !== undefined) clearTimeout(this.timer);
+          this.arm(TIMER_RETRY_MS);
+        }),
+      delay,
+    );
     this.timer.unref();
   }
 
@@ -197,7 +251,7 @@ export class RuleEngine {
         if (!memory.projects.has(change.projectKey)) continue;
         await this.consumer?.withClaim(partition, async (tx) => {
           const states = await this.projectStates(tx, memory, change.projectKey);
-          const set = this.adoptAll(change.previous, change.next, states);
+          const set = this.adoptAll(change.previous, change.next, states, new ChangeSet(), this.deps.clock());
           await set.write(tx, partition, memory.stream, this.deps.topics);
           return () => this.commit(memory, set);
         });
@@ -205,17 +259,27 @@ export class RuleEngine {
     }
   }
 
-  private adoptAll(previous: ProjectTiles, next: ProjectTiles, states: Map<number, StoredState>): ChangeSet {
-    const set = new ChangeSet();
-    const now = this.deps.clock();
-    for (const [tileId, before] of states) {
+  /**
+   * Moves every state of a project that is not on its tile's current rule to
+   * it (`adoptRule`: what the old rule had due first, then `cause: rule`), and
+   * drops the states of deleted tiles, into `set`. A state already on the
+   * current rule is left alone, so running this twice (an event's re-read,
+   * then the control topic's message) changes nothing the second time.
+   */
+  private adoptAll(previous: ProjectTiles, next: ProjectTiles, states: Map<number, StoredState>, set: ChangeSet, now: number): ChangeSet {
+    const tileIds = new Set(states.keys());
+    for (const write of set.states.values()) if (write.projectKey === next.projectKey) tileIds.add(write.tileId);
+    for (const tileId of tileIds) {
+      if (set.deleted.has(tileId)) continue;
+      const before = set.state(tileId) ?? states.get(tileId);
+      if (before === undefined) continue;
       const tile = next.rules.tiles.get(tileId);
       const row = next.rows.get(tileId);
       if (tile === undefined || row === undefined) {
         set.delete(tileId);
         continue;
       }
-      if (before.fingerprint === row.fingerprint && previous.rows.get(tileId)?.name === row.name) continue;
+      if (before.fingerprint === row.fingerprint) continue;
       const old = previous.rows.get(tileId)?.fingerprint === before.fingerprint ? previous.rules.tiles.get(tileId) : undefined;
       set.record(row, next.projectKey, adoptRule(old, tile, before, now), before);
     }

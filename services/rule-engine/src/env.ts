@@ -7,10 +7,21 @@ const properties = {
   // events topic (6), so a fetch waits for one batch, not for several in turn (bench:rules: the wait
   // before evaluation fell from 34 to 25 ms mean at 2,000 events/s). Needs as many pool connections, plus the relay's.
   RULE_ENGINE_PARTITIONS_CONCURRENTLY: { type: 'integer', minimum: 1, default: 6 },
+  // Time-bounded batching (kafka-kit FetchPacer): while events flow, fetches are this far apart, so a
+  // transaction carries this long's events; part of every tile change's and webhook outcome's latency.
+  RULE_ENGINE_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 10 },
   // How long a crashed engine keeps its partitions before the group moves them.
   RULE_ENGINE_SESSION_TIMEOUT_MS: { type: 'integer', minimum: 6000, default: 30000 },
-  // How often the cached rules are compared with the tiles table: the bound on a rule change's delay.
-  RULE_ENGINE_RULES_POLL_MS: { type: 'integer', minimum: 50, default: 500 },
+  // A safety net only: how often the cached rules' project revisions are compared with Postgres.
+  // Rule changes reach the engine by order (each event carries its gateway's project revision) and
+  // through the control topic; see docs/rules.md, "Rule changes".
+  RULE_ENGINE_RULES_POLL_MS: { type: 'integer', minimum: 50, default: 30000 },
+  // false: ignore the events' project revisions and the control topic, leaving rule changes to the
+  // poll alone. Only to show what the revisions buy (tests); never in production.
+  RULE_ENGINE_FOLLOW_REVISIONS: { type: 'boolean', default: true },
+  // The relay sends after each commit; this sweep only finds what no commit announced (a former
+  // owner's rows after a crash), so it can be slow.
+  RULE_ENGINE_RELAY_SWEEP_MS: { type: 'integer', minimum: 100, default: 1000 },
   // Liveness/readiness and /metrics; 0 disables the listener.
   RULE_ENGINE_HTTP_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9103 },
   RULE_ENGINE_HTTP_HOST: { type: 'string', default: '127.0.0.1' },
@@ -22,3 +33,6 @@ export type RuleEngineEnv = EnvOf<typeof properties>;
 export function loadRuleEngineEnv(env: Record<string, string | undefined> = process.env): RuleEngineEnv {
   return loadEnv<RuleEngineEnv>(properties, env);
 }
+
+/** The schema itself: the Helm chart's test checks that the chart sets what it names. */
+export const ruleEngineEnvProperties: Record<string, object> = properties;

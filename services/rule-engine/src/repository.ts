@@ -1,38 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
-import { HEADERS, TILE_CHANGE_SCHEMA_HEADER, type TileChange, type TileStatus, type TileValue } from '@pulseboard/contracts';
+import { TOPICS, type TileChange, type TileStatus, type TileValue } from '@pulseboard/contracts';
 import { claimLogStream, logSource, type LogStreamKey, type RelaySource } from '@pulseboard/kafka-kit';
 import type { EvaluationState, TileState, TileStateChange } from './rules/index.ts';
 
-/** Every SQL statement of the engine. It writes tile_states, tile_state_history, its relay cursors and its outbox; it reads tiles. */
-
-export interface TileRow {
-  id: number;
-  name: string;
-  rule: unknown;
-  /** md5 of the rule's jsonb text: equal rules, equal fingerprints. */
-  fingerprint: string;
-}
-
-// Tiles of a soft-deleted project are never evaluated.
-const VISIBLE = 'JOIN projects p ON p.project_key = t.project_key AND p.deleted_at IS NULL';
-
-export async function loadProjectTiles(pool: Pool, projectKey: string): Promise<TileRow[]> {
-  const { rows } = await pool.query<TileRow>(
-    `SELECT t.id, t.name, t.rule, md5(t.rule::text) AS fingerprint FROM tiles t ${VISIBLE} WHERE t.project_key = $1 ORDER BY t.position, t.id`,
-    [projectKey],
-  );
-  return rows;
-}
-
-/** A digest of each project's tiles (ids, names, rules): it differs after any create, update or delete. */
-export async function tileRevisions(pool: Pool, projectKeys: string[]): Promise<Map<string, string>> {
-  const { rows } = await pool.query<{ project_key: string; revision: string }>(
-    `SELECT t.project_key, md5(string_agg(t.id::text || ':' || md5(t.name) || ':' || md5(t.rule::text) || ':' || t.position::text, ',' ORDER BY t.id)) AS revision
-       FROM tiles t ${VISIBLE} WHERE t.project_key = ANY($1::text[]) GROUP BY t.project_key`,
-    [projectKeys],
-  );
-  return new Map(rows.map((r) => [r.project_key, r.revision]));
-}
+/** Every SQL statement of the engine on its own tables: tile_states, tile_state_history, its relay cursors and its outbox. Tiles are read through @pulseboard/control-plane. */
 
 export interface StoredState extends TileState {
   fingerprint: string;
@@ -165,13 +136,11 @@ export function historySource(pool: Pool, stream: { groupId: string; eventsTopic
       return rows.map(({ relay_stream, ...change }) => ({
         stream: relay_stream,
         position: change.position,
-        message: { topic: stream.tileChangesTopic, key: change.project_key, value: JSON.stringify({ ...change, changed_at: change.changed_at.toISOString() }), headers: TILE_CHANGE_HEADERS },
+        message: { topic: stream.tileChangesTopic, ...TOPICS.tileChanges.encode({ ...change, changed_at: change.changed_at.toISOString() }) },
       }));
     },
   });
 }
-
-const TILE_CHANGE_HEADERS = { [HEADERS.contentType]: 'application/json', [HEADERS.schema]: TILE_CHANGE_SCHEMA_HEADER };
 
 /** Tiles that need time-driven evaluation at some point, for re-arming the timers of claimed partitions. */
 export async function wakingTiles(tx: PoolClient): Promise<{ tile_id: number; project_key: string; wake_at: Date }[]> {

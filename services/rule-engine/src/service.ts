@@ -1,14 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
-import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { TOPICS, createAjv, eventsTopicSpec, ingestedEventSchema, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, OutboxRelay, createKafka, outboxSource, ensureTopics, jsonDecoder, partitionCount, partitionForKey, runStateConsumer } from '@pulseboard/kafka-kit';
+import { createLogger, instrumentPool, kafkaBrokers, startOpsServer, type Logger } from '@pulseboard/config';
+import { TOPICS, createAjv, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
+import { BatchingProducer, OutboxRelay, createKafka, outboxSource, ensureTopics, instrumentKafka, partitionCount, partitionForKey, runFanOutConsumer, runStateConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { RuleEngineEnv } from './env.ts';
 import { RuleEngine } from './engine.ts';
 import { createEngineMetrics } from './metrics.ts';
 import { RulesCache } from './rules-cache.ts';
 import { historySource } from './repository.ts';
+import { readRelayBacklog } from './relay-backlog.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 const OFFSETS_TABLE = 'rule_engine_offsets';
@@ -17,7 +17,7 @@ const OUTBOX_TABLE = 'rule_engine_outbox';
 export interface RuleEngineService {
   /** Applies the time-driven changes due by the clock's now; tests with an injected clock call it. */
   tick(): Promise<number>;
-  /** Compares the cached rules with the tiles table now, instead of at the next poll. */
+  /** Compares the cached rules' revisions with Postgres now, instead of at the next safety-net poll. */
   refreshRules(): Promise<void>;
   httpAddress: string | undefined;
   stop(): Promise<void>;
@@ -35,11 +35,15 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'rule-engine', logger });
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-rule-engine' });
   const metrics = createEngineMetrics();
+  instrumentPool(metrics.registry, pool);
+  metrics.watchRelayBacklog(() => readRelayBacklog(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS }));
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-rule-engine`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  const kafkaSignals = instrumentKafka(kafka, metrics.registry, { lagging: [{ groupId: env.RULE_ENGINE_GROUP_ID, topic: env.TOPIC_EVENTS }] });
   await ensureTopics(kafka, [
-    eventsTopicSpec(env.TOPIC_EVENTS, env),
-    { topic: env.TOPIC_TILE_CHANGES, numPartitions: TOPICS.tileChanges.partitions },
-    { topic: env.TOPIC_RULE_OUTCOMES, numPartitions: TOPICS.ruleOutcomes.partitions },
+    TOPICS.events.spec(env.TOPIC_EVENTS, env),
+    TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES),
+    TOPICS.ruleOutcomes.spec(env.TOPIC_RULE_OUTCOMES),
+    TOPICS.control.spec(env.TOPIC_CONTROL),
   ]);
   const partitions = await partitionCount(kafka, env.TOPIC_EVENTS);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
@@ -53,6 +57,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     logger,
     sources: [outboxSource(pool, OUTBOX_TABLE), historySource(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS, tileChangesTopic: env.TOPIC_TILE_CHANGES })],
     partitions: () => claimed(),
+    sweepIntervalMs: env.RULE_ENGINE_RELAY_SWEEP_MS,
     onRelayed: (n, seconds) => metrics.relayed(n, seconds),
   });
   const engine = new RuleEngine({
@@ -64,7 +69,28 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     groupId: env.RULE_ENGINE_GROUP_ID,
     partitionOf: (projectKey) => partitionForKey(projectKey, partitions),
     onCommitted: () => relay.notify(),
+    followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
   });
+  // Control-plane writes, as they happen: a cached project older than the message is read again and
+  // its loaded states move to the new rules (a tile nobody sends events to changes too). Before the
+  // events consumer starts, so no change committed after the first evaluation passes unseen.
+  let control: RunningFanOutConsumer | undefined;
+  if (env.RULE_ENGINE_FOLLOW_REVISIONS) {
+    control = await runFanOutConsumer({
+      kafka,
+      logger,
+      topic: env.TOPIC_CONTROL,
+      groupPrefix: `${env.RULE_ENGINE_GROUP_ID}-control`,
+      decode: TOPICS.control.decode,
+      handle: async (change) => {
+        const moved = await rules.catchUp(change.project_key, change.revision);
+        if (moved === undefined) return;
+        metrics.rulesReloaded('feed');
+        await engine.applyRuleChanges([moved]);
+      },
+    });
+    await Promise.race([control.whenReady(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+  }
   const consumer = await runStateConsumer<IngestedEvent>({
     kafka,
     logger,
@@ -72,12 +98,13 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     groupId: env.RULE_ENGINE_GROUP_ID,
     topic: env.TOPIC_EVENTS,
     offsetsTable: OFFSETS_TABLE,
-    decode: jsonDecoder<IngestedEvent>(ajv.compile(ingestedEventSchema)),
+    decode: TOPICS.events.decode,
     handle: engine.handle,
     onClaim: engine.onClaim,
     onRelease: engine.onRelease,
     onDrop: () => metrics.dropped(),
     partitionsConsumedConcurrently: env.RULE_ENGINE_PARTITIONS_CONCURRENTLY,
+    gatherMs: env.RULE_ENGINE_GATHER_MS,
     sessionTimeoutMs: env.RULE_ENGINE_SESSION_TIMEOUT_MS,
   });
   claimed = () => consumer.claimedPartitions();
@@ -88,34 +115,29 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   const refreshRules = () => {
     polling ??= rules
       .refresh()
-      .then((changes) => engine.applyRuleChanges(changes))
+      .then((changes) => {
+        if (changes.length > 0) metrics.rulesReloaded('poll', changes.length);
+        return engine.applyRuleChanges(changes);
+      })
       .catch((error: unknown) => logger.warn({ event: 'rules_refresh_failed', err: error }))
       .finally(() => (polling = undefined));
     return polling;
   };
   const poller = setInterval(() => void refreshRules(), env.RULE_ENGINE_RULES_POLL_MS);
 
-  const http = env.RULE_ENGINE_HTTP_PORT === 0 ? undefined : Fastify({ logger: false });
-  if (http !== undefined) {
-    http.get('/healthz', async () => ({ status: 'ok' }));
-    http.get('/readyz', async (_req, reply) => {
-      await pool.query('SELECT 1');
-      return reply.send({ status: 'ok' });
-    });
-    http.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
-    await http.listen({ port: env.RULE_ENGINE_HTTP_PORT, host: env.RULE_ENGINE_HTTP_HOST });
-  }
+  const ops = env.RULE_ENGINE_HTTP_PORT === 0 ? undefined : await startOpsServer({ port: env.RULE_ENGINE_HTTP_PORT, host: env.RULE_ENGINE_HTTP_HOST, registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() }) });
   logger.info({ event: 'rule_engine_started', topic: env.TOPIC_EVENTS, group: env.RULE_ENGINE_GROUP_ID, partitions });
 
   let stopping: Promise<void> | undefined;
   return {
     tick: () => engine.tick(),
     refreshRules: () => refreshRules(),
-    httpAddress: http === undefined ? undefined : `http://${env.RULE_ENGINE_HTTP_HOST}:${(http.server.address() as { port: number }).port}`,
+    httpAddress: ops?.address,
     stop() {
       // Order: no new work (rules, timers, batches), send what committed work left in the outbox, then close.
       stopping ??= (async () => {
         clearInterval(poller);
+        await control?.stop();
         await polling;
         engine.stop();
         const owned = consumer.claimedPartitions();
@@ -125,8 +147,9 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
         await relay.flush().catch((error: unknown) => logger.warn({ event: 'outbox_flush_failed', err: error }));
         await relay.stop();
         await producer.stop();
+        await kafkaSignals.stop();
         await pool.end();
-        await http?.close();
+        await ops?.close();
         logger.info({ event: 'rule_engine_stopped' });
       })();
       return stopping;

@@ -4,6 +4,9 @@ const properties = {
   ...commonEnvProperties,
   STORE_GROUP_ID: { type: 'string', minLength: 1, default: 'pulseboard-store' },
   STORE_PARTITIONS_CONCURRENTLY: { type: 'integer', minimum: 1, default: 3 },
+  // Time-bounded batching (kafka-kit FetchPacer): while events flow, fetches are this far apart, so a
+  // transaction carries this long's events instead of one; an idle store is not paced. Only delays storing.
+  STORE_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 50 },
   // Bytes fetched per partition and batch: a batch is one transaction (and one COPY).
   STORE_MAX_BYTES_PER_PARTITION: { type: 'integer', minimum: 1024, default: 4194304 },
   // How long a crashed consumer keeps its partitions before the group moves them.
@@ -22,3 +25,6 @@ export type StoreEnv = EnvOf<typeof properties>;
 export function loadStoreEnv(env: Record<string, string | undefined> = process.env): StoreEnv {
   return loadEnv<StoreEnv>(properties, env);
 }
+
+/** The schema itself: the Helm chart's test checks that the chart sets what it names. */
+export const storeEnvProperties: Record<string, object> = properties;

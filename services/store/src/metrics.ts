@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { createServiceRegistry } from '@pulseboard/config';
 
 export interface StoreMetrics {
   registry: Registry;
@@ -7,8 +8,7 @@ export interface StoreMetrics {
 }
 
 export function createStoreMetrics(): StoreMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createServiceRegistry('store', new URL('../package.json', import.meta.url));
   const stored = new Counter({ name: 'store_events_stored_total', help: 'Events written to Postgres (each exactly once)', registers: [registry] });
   const duplicates = new Counter({ name: 'store_events_duplicate_total', help: 'Events already stored under their id (sent twice by a gateway), skipped', registers: [registry] });
   const batchSeconds = new Histogram({

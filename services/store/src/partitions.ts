@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import { DAY_MS } from '@pulseboard/contracts';
+import { projectRetentions } from '@pulseboard/control-plane';
 
 // One store instance at a time applies retention (partitions are created by
 // store_ensure_day_partitions, a function of the store's migrations, one caller at a time).
@@ -93,10 +94,7 @@ export class PartitionKeeper {
    */
   private async retentions(): Promise<{ longest: number; shorter: { projectKey: string; days: number }[] }> {
     const fallback = this.options.defaultRetentionDays;
-    const { rows } = await this.options.pool.query<{ project_key: string; days: number }>(
-      'SELECT project_key, (CASE WHEN deleted_at IS NULL THEN coalesce(retention_days, $1) ELSE least(coalesce(retention_days, $1), $1) END)::int AS days FROM projects',
-      [fallback],
-    );
+    const rows = await projectRetentions(this.options.pool, fallback);
     const longest = Math.max(fallback, ...rows.map((r) => r.days));
     return { longest, shorter: rows.filter((r) => r.days < longest).map((r) => ({ projectKey: r.project_key, days: r.days })) };
   }

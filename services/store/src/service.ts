@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
-import { createLogger, kafkaBrokers, type Logger } from '@pulseboard/config';
-import { deadLetterHeaders, createAjv, eventsDeadLetterTopicSpec, eventsTopicSpec, ingestedEventSchema, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, createKafka, ensureTopics, jsonDecoder, runStateConsumer } from '@pulseboard/kafka-kit';
+import { createLogger, instrumentPool, kafkaBrokers, startOpsServer, type Logger } from '@pulseboard/config';
+import { deadLetterHeaders, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
+import { BatchingProducer, createKafka, ensureTopics, instrumentKafka, runStateConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { StoreEnv } from './env.ts';
 import { createEventsHandler } from './events-handler.ts';
@@ -22,14 +21,15 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'store', logger });
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-store' });
   const metrics = createStoreMetrics();
+  instrumentPool(metrics.registry, pool);
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-store`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
-  await ensureTopics(kafka, [eventsTopicSpec(env.TOPIC_EVENTS, env), eventsDeadLetterTopicSpec(env.TOPIC_EVENTS_DLQ, env)]);
+  const kafkaSignals = instrumentKafka(kafka, metrics.registry, { lagging: [{ groupId: env.STORE_GROUP_ID, topic: env.TOPIC_EVENTS }], watchedTopics: [env.TOPIC_EVENTS_DLQ] });
+  await ensureTopics(kafka, [TOPICS.events.spec(env.TOPIC_EVENTS, env), TOPICS.eventsDeadLetter.spec(env.TOPIC_EVENTS_DLQ, env)]);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
   const partitions = new PartitionKeeper({ pool, logger, clock, defaultRetentionDays: env.EVENT_RETENTION_DAYS, aheadDays: env.STORE_PARTITIONS_AHEAD_DAYS });
   // Today's and the coming days' partitions exist before the first batch.
   await partitions.start(env.STORE_MAINTENANCE_INTERVAL_MS);
-  const ajv = createAjv();
   const consumer = await runStateConsumer<IngestedEvent>({
     kafka,
     logger,
@@ -38,36 +38,30 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
     topic: env.TOPIC_EVENTS,
     offsetsTable: 'store_offsets',
     deadLetter: { producer, topic: env.TOPIC_EVENTS_DLQ, headers: deadLetterHeaders },
-    decode: jsonDecoder<IngestedEvent>(ajv.compile(ingestedEventSchema)),
+    decode: TOPICS.events.decode,
     handle: createEventsHandler({ partitions, logger, metrics }),
     partitionsConsumedConcurrently: env.STORE_PARTITIONS_CONCURRENTLY,
+    gatherMs: env.STORE_GATHER_MS,
     sessionTimeoutMs: env.STORE_SESSION_TIMEOUT_MS,
     maxBytesPerPartition: env.STORE_MAX_BYTES_PER_PARTITION,
   });
 
-  const http = env.STORE_HTTP_PORT === 0 ? undefined : Fastify({ logger: false });
-  if (http !== undefined) {
-    http.get('/healthz', async () => ({ status: 'ok' }));
-    http.get('/readyz', async (_req, reply) => {
-      await pool.query('SELECT 1');
-      return reply.send({ status: 'ok' });
-    });
-    http.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
-    await http.listen({ port: env.STORE_HTTP_PORT, host: env.STORE_HTTP_HOST });
-  }
+  // Ready once the consumer is in its group (a Postgres outage shows in the lag, not as a restart).
+  const ops = env.STORE_HTTP_PORT === 0 ? undefined : await startOpsServer({ port: env.STORE_HTTP_PORT, host: env.STORE_HTTP_HOST, registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() }) });
   logger.info({ event: 'store_started', topic: env.TOPIC_EVENTS, group: env.STORE_GROUP_ID });
 
   let stopping: Promise<void> | undefined;
   return {
-    httpAddress: http === undefined ? undefined : `http://${env.STORE_HTTP_HOST}:${(http.server.address() as { port: number }).port}`,
+    httpAddress: ops?.address,
     stop() {
       // Order: stop taking work, finish and commit the batch in hand, then close what it used.
       stopping ??= (async () => {
         await consumer.stop();
         await partitions.stop();
         await producer.stop();
+        await kafkaSignals.stop();
         await pool.end();
-        await http?.close();
+        await ops?.close();
         logger.info({ event: 'store_stopped' });
       })();
       return stopping;

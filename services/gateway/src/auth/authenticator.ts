@@ -5,6 +5,9 @@ import { findUserByTokenHash } from '../repositories/users.ts';
 import { bearerToken, credentialKind, hashSecret } from '@pulseboard/contracts';
 import type { ProjectAuth, ProjectDirectory } from './project-directory.ts';
 import { readRevision } from './revision.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
+
+const UNKNOWN_TOKEN_TTL_MS = 60_000;
 
 /** Who a request's Bearer secret says it is: a project (API key `evk_`) or a user (token `evu_`). */
 export type Credential = ProjectCredential | { kind: 'user'; userId: number; accountId: number };
@@ -29,22 +32,46 @@ export class Authenticator {
     private readonly directory: ProjectDirectory,
     private readonly pool: Pool,
     private readonly redis: RedisClient,
+    private readonly throttle: AuthThrottle,
   ) {}
 
-  /** The credential of an Authorization header: synchronously when it is a cached project key (the hot path). */
-  identify(authorization: string | undefined): Credential | Promise<Credential> {
+  // Hashes of user tokens no user holds, until when. A new token is random, so it is never in
+  // here; a token that stopped working is remembered as unknown for this long.
+  private readonly unknownTokens = new Map<string, number>();
+
+  /**
+   * The credential of an Authorization header: synchronously when it is a
+   * cached project key (the hot path, no Redis or Postgres). Anything else is
+   * first checked against the failed-authentication throttle (429 once the
+   * client address or key prefix failed too often), and a failure is counted.
+   */
+  identify(authorization: string | undefined, client = ''): Credential | Promise<Credential> {
     const secret = bearerToken(authorization);
     if (secret === undefined) throw new PulseboardError('authentication_required');
+    if (credentialKind(secret) === 'project') {
+      const cached = this.directory.cachedApiKey(secret);
+      if (cached !== undefined) return { kind: 'project', project: cached, apiKey: secret };
+    }
+    return this.identifyUncached(secret, client);
+  }
+
+  private async identifyUncached(secret: string, client: string): Promise<Credential> {
+    await this.throttle.check(client, secret);
+    let credential: Credential | undefined;
     switch (credentialKind(secret)) {
       case 'project': {
-        const project = this.directory.byApiKey(secret);
-        return project instanceof Promise ? project.then((found) => projectCredential(found, secret)) : projectCredential(project, secret);
+        const project = await this.directory.byApiKey(secret);
+        if (project !== undefined) credential = { kind: 'project', project, apiKey: secret };
+        break;
       }
       case 'user':
-        return this.user(secret);
+        credential = await this.user(secret);
+        break;
       default:
-        throw new PulseboardError('invalid_api_key');
+        break;
     }
+    if (credential === undefined) throw await this.throttle.fail(client, secret, new PulseboardError('invalid_api_key'));
+    return credential;
   }
 
   /**
@@ -52,14 +79,14 @@ export class Authenticator {
    * credential of the wrong kind: 403 `api_key_required`, mirroring CONTRACT's
    * `user_token_required` on notifications. The revision is left to the limiter.
    */
-  sender(authorization: string | undefined): ProjectCredential | Promise<ProjectCredential> {
-    const credential = this.identify(authorization);
+  sender(authorization: string | undefined, client = ''): ProjectCredential | Promise<ProjectCredential> {
+    const credential = this.identify(authorization, client);
     return credential instanceof Promise ? credential.then(senderOf) : senderOf(credential);
   }
 
   /** The credential of a /api/v1 resource request, a project key checked against its revision in Redis. */
-  async principal(authorization: string | undefined): Promise<Credential> {
-    const credential = await this.identify(authorization);
+  async principal(authorization: string | undefined, client = ''): Promise<Credential> {
+    const credential = await this.identify(authorization, client);
     if (credential.kind === 'user') return credential;
     const current = await readRevision(this.redis, credential.project.projectKey);
     const project = current === String(credential.project.revision) ? live(credential.project) : await this.reloadStale(credential.project, credential.apiKey);
@@ -78,16 +105,20 @@ export class Authenticator {
     return live(fresh);
   }
 
-  private async user(token: string): Promise<Credential> {
-    const user = await findUserByTokenHash(this.pool, hashSecret(token));
-    if (user === undefined) throw new PulseboardError('invalid_api_key');
+  /** A user token's user; undefined for a token no user holds (remembered, so a repeat costs no query). */
+  private async user(token: string): Promise<Credential | undefined> {
+    const hash = hashSecret(token);
+    const id = hash.toString('base64');
+    const knownBad = this.unknownTokens.get(id);
+    if (knownBad !== undefined && knownBad > Date.now()) return undefined;
+    const user = await findUserByTokenHash(this.pool, hash);
+    if (user === undefined) {
+      if (this.unknownTokens.size >= 100_000) this.unknownTokens.clear();
+      this.unknownTokens.set(id, Date.now() + UNKNOWN_TOKEN_TTL_MS);
+      return undefined;
+    }
     return { kind: 'user', userId: user.id, accountId: user.account_id };
   }
-}
-
-function projectCredential(project: ProjectAuth | undefined, apiKey: string): ProjectCredential {
-  if (project === undefined) throw new PulseboardError('invalid_api_key');
-  return { kind: 'project', project, apiKey };
 }
 
 function live(project: ProjectAuth): ProjectAuth {

@@ -42,6 +42,13 @@ export class ProjectDirectory {
     private readonly maxEntries = 100_000,
   ) {}
 
+  /** The project of an API key when the cache holds it (the hot path), else undefined. */
+  cachedApiKey(apiKey: string): ProjectAuth | undefined {
+    const hash = hashSecret(apiKey);
+    const cached = this.byKeyHash.get(hash.toString('base64'));
+    return cached !== undefined && sameHash(cached.keyHash, hash) ? cached : undefined;
+  }
+
   /**
    * The project of an API key, or undefined for an unknown key: synchronously
    * when the cache knows the answer (every request but a key's first), so the

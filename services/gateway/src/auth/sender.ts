@@ -17,7 +17,12 @@ declare module 'fastify' {
  * named in a header). Callback style, not async: on the cached path it
  * finishes in the same tick, with no promise.
  */
-export function senderHook(auth: Pick<Authenticator, 'sender'>, check?: (request: FastifyRequest, project: ProjectAuth) => PulseboardError | undefined) {
+export function senderHook(
+  auth: Pick<Authenticator, 'sender'>,
+  check?: (request: FastifyRequest, project: ProjectAuth) => PulseboardError | undefined,
+  /** Where the credential is: the Authorization header, unless a tool puts the key elsewhere (PagerDuty's routing_key). */
+  authorizationOf: (request: FastifyRequest) => string | undefined = (request) => request.headers.authorization,
+) {
   const accept = (request: FastifyRequest, sender: ProjectCredential, done: (error?: Error) => void): void => {
     const refusal = check?.(request, sender.project);
     if (refusal !== undefined) return done(refusal);
@@ -28,7 +33,7 @@ export function senderHook(auth: Pick<Authenticator, 'sender'>, check?: (request
   return (request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void => {
     let sender: ProjectCredential | Promise<ProjectCredential>;
     try {
-      sender = auth.sender(request.headers.authorization);
+      sender = auth.sender(authorizationOf(request), request.ip);
     } catch (error) {
       done(error as Error);
       return;

@@ -1,5 +1,8 @@
 import { MAX_RETENTION_DAYS, PulseboardError } from '@pulseboard/contracts';
 
+/** Limits are Postgres integers: above this they would fail to store (500; found by the fuzzing suite). */
+const INT4_MAX = 2147483647;
+
 /** Request bodies of the admin API (CONTRACT.md, Identity and access). */
 export const createAccountBody = {
   $id: 'https://pulseboard.dev/schemas/admin-create-account.json',
@@ -7,9 +10,20 @@ export const createAccountBody = {
   required: ['name'],
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
-    hourly_request_limit: { type: 'integer', minimum: 1 },
+    hourly_request_limit: { type: 'integer', minimum: 1, maximum: INT4_MAX },
     retention_days: { type: 'integer', minimum: 1, maximum: MAX_RETENTION_DAYS },
   },
+} as const;
+
+const ceiling = { type: ['integer', 'null'], minimum: 0, maximum: INT4_MAX } as const;
+
+/** PUT /admin/accounts/:id: the account's ceilings for what its user tokens may set (null: the environment's). */
+export const updateAccountCeilingsBody = {
+  $id: 'https://pulseboard.dev/schemas/admin-update-account-ceilings.json',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { max_monthly_quota: ceiling, max_burst_limit: { ...ceiling, minimum: 1 }, max_hourly_request_limit: { ...ceiling, minimum: 1 } },
 } as const;
 
 export const createUserBody = {
@@ -26,9 +40,9 @@ export const createProjectBody = {
   properties: {
     project_key: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9][a-z0-9_-]*$' },
     name: { type: 'string', minLength: 1, maxLength: 200 },
-    monthly_quota: { type: 'integer', minimum: 0 },
-    burst_limit: { type: 'integer', minimum: 1 },
-    hourly_request_limit: { type: 'integer', minimum: 1 },
+    monthly_quota: { type: 'integer', minimum: 0, maximum: INT4_MAX },
+    burst_limit: { type: 'integer', minimum: 1, maximum: INT4_MAX },
+    hourly_request_limit: { type: 'integer', minimum: 1, maximum: INT4_MAX },
   },
 } as const;
 

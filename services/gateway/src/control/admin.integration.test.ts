@@ -14,6 +14,19 @@ describe('admin API (ADMIN_TOKEN)', () => {
     await gateway?.stop();
   });
 
+  it('refuses limits beyond a Postgres integer with 400 naming the field, not a 500 (found by the fuzzing suite)', async () => {
+    const big = 2147483648;
+    const account = await admin('/accounts', { body: { name: uniqueName('acct'), hourly_request_limit: big } });
+    expect(account.status).toBe(400);
+    expect(Object.keys(account.body.error.details)).toEqual(['hourly_request_limit']);
+    const created = await admin('/accounts', { body: { name: uniqueName('acct') } });
+    for (const field of ['monthly_quota', 'burst_limit', 'hourly_request_limit']) {
+      const project = await admin(`/accounts/${created.body.id}/projects`, { body: { project_key: uniqueName('proj'), name: 'P', [field]: big } });
+      expect(project.status).toBe(400);
+      expect(Object.keys(project.body.error.details)).toEqual([field]);
+    }
+  });
+
   it('answers the three calls fixed by CONTRACT.md exactly as written there', async () => {
     const name = uniqueName('acct');
     const account = await admin('/accounts', { body: { name } });

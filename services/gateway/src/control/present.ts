@@ -40,7 +40,8 @@ export function presentTile(row: TileRecord) {
     rule: row.rule,
     settings: row.settings,
     position: row.position,
-    notification_service_ids: row.notification_service_ids,
+    // bigint[] comes back from pg as strings; ids are integers everywhere (≤ 2^53).
+    notification_service_ids: row.notification_service_ids.map(Number),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

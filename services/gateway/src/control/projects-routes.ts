@@ -7,15 +7,20 @@ import type { LimitDefaults } from '../auth/project-directory.ts';
 import { accountOf, mayNameProject, principalHook, userTokenRequired } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
-import { findLiveProject, listLiveProjects, replaceApiKey, updateProject, type ProjectRecord, type RevisionPublisher } from '../repositories/projects.ts';
+import { findLiveProject, listLiveProjects, replaceApiKey, updateProject, type ProjectRecord } from '../repositories/projects.ts';
+import type { ControlFeed } from '../repositories/control-writes.ts';
 import { presentProject } from './present.ts';
+import { findAccountCeilings } from '../repositories/accounts.ts';
+import { projectSchema, projectWithKeySchema } from '@pulseboard/contracts';
+import { AUTHENTICATED, BODY_ERRORS, data, errors, listQuery, page, SECURITY } from '../openapi/route-docs.ts';
 import { LIMIT_FIELDS, regenerateKeyBody, updateProjectBody, type RegenerateKeyBody, type UpdateProjectBody } from './project-schemas.ts';
 
 export interface ProjectRouteDeps {
   auth: Pick<Authenticator, 'principal'>;
   pool: Pool;
-  publishRevision: RevisionPublisher;
+  controlFeed: ControlFeed;
   limitDefaults: Pick<LimitDefaults, 'burst' | 'projectHourly' | 'retentionDays'>;
+  ceilings: Ceilings;
 }
 
 declare module 'fastify' {
@@ -25,6 +30,19 @@ declare module 'fastify' {
 }
 
 type WithId = { Params: { id: string } };
+
+const CEILING_FIELDS = [
+  ['monthly_quota', 'max_monthly_quota', 'monthlyQuota'],
+  ['burst_limit', 'max_burst_limit', 'burst'],
+  ['hourly_request_limit', 'max_hourly_request_limit', 'hourly'],
+] as const;
+
+/** The environment's ceilings (ACCOUNT_MAX_*), for accounts whose own are unset. */
+export interface Ceilings {
+  monthlyQuota: number;
+  burst: number;
+  hourly: number;
+}
 
 /**
  * Projects (spec 4.5; CONTRACT.md): `:id` is the project key. A project key
@@ -36,6 +54,18 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
     for (const schema of [updateProjectBody, regenerateKeyBody]) api.addSchema(schema);
     api.addHook('onRequest', principalHook(deps.auth));
     const present = (row: ProjectRecord) => presentProject(row, deps.limitDefaults);
+    // A user token sets its projects' quota and limits at most to its account's ceilings (the admin API is not bound).
+    const checkCeilings = async (accountId: number, body: UpdateProjectBody) => {
+      const asked = CEILING_FIELDS.filter(([field]) => typeof body[field] === 'number');
+      if (asked.length === 0) return;
+      const ceilings = await findAccountCeilings(deps.pool, accountId);
+      const details: Record<string, string[]> = {};
+      for (const [field, column, fallback] of asked) {
+        const max = ceilings?.[column] ?? deps.ceilings[fallback];
+        if ((body[field] as number) > max) details[field] = [`must be less than or equal to ${max} (the account's ceiling)`];
+      }
+      if (Object.keys(details).length > 0) throw new PulseboardError('validation_error', { details });
+    };
 
     // Runs before body validation: a foreign or missing project is 404 whatever the body says.
     const loadProject = async (request: FastifyRequest<WithId>) => {
@@ -45,7 +75,9 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
       request.targetProject = project;
     };
 
-    api.get('/api/v1/projects', async (request, reply) => {
+    const projectParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The project key' } } };
+    const doc = (summary: string, response: object, security: readonly { [scheme: string]: readonly string[] }[] = SECURITY.projectKeyOrUserToken) => ({ tags: ['projects'], summary, security, response });
+    api.get('/api/v1/projects', { config: { openapi: { querystring: listQuery() } }, schema: doc("The credential's projects (a project key: its own)", { 200: page(projectSchema, 'A page of projects'), ...errors('envelope', [400, 404, ...AUTHENTICATED]) }) }, async (request, reply) => {
       const paging = parsePage(request.query as Record<string, unknown>);
       if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
       const principal = request.principal!;
@@ -54,18 +86,26 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
       return reply.send({ data: rows.map(present), meta: listMeta(paging.page, total) });
     });
 
-    api.get<WithId>('/api/v1/projects/:id', { preValidation: loadProject }, async (request, reply) => reply.send({ data: present(request.targetProject!) }));
+    api.get<WithId>('/api/v1/projects/:id', { preValidation: loadProject, config: { openapi: { params: projectParams } }, schema: doc('One project', { 200: data(projectSchema, 'The project'), ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => reply.send({ data: present(request.targetProject!) }));
 
     api.put<WithId & { Body: UpdateProjectBody }>(
       '/api/v1/projects/:id',
-      { preValidation: loadProject, schema: { body: { $ref: updateProjectBody.$id } } },
+      {
+        preValidation: loadProject,
+        config: { openapi: { params: projectParams } },
+        schema: {
+          body: { $ref: updateProjectBody.$id },
+          ...doc('Change name, settings, or (user token only) limits and quota', { 200: data(projectSchema, 'The project as changed'), ...errors('envelope', [...BODY_ERRORS, 403, 404, ...AUTHENTICATED]) }),
+        },
+      },
       async (request, reply) => {
         const body = request.body;
         if (Object.keys(body).length === 0) {
           throw new PulseboardError('validation_error', { details: { base: [`must change at least one of ${['name', 'settings', ...LIMIT_FIELDS].join(', ')}`] } });
         }
         if (request.principal!.kind === 'project' && LIMIT_FIELDS.some((f) => body[f] !== undefined)) throw userTokenRequired('Changing limits or the monthly quota');
-        const updated = await updateProject(deps.pool, deps.publishRevision, request.params.id, body);
+        await checkCeilings(request.targetProject!.account_id, body);
+        const updated = await updateProject(deps.pool, deps.controlFeed, request.params.id, body);
         if (updated === undefined) throw notFound('Project');
         return reply.send({ data: present(updated) });
       },
@@ -73,7 +113,14 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
 
     api.post<WithId & { Body: RegenerateKeyBody }>(
       '/api/v1/projects/:id/regenerate_key',
-      { preValidation: loadProject, schema: { body: { $ref: regenerateKeyBody.$id } } },
+      {
+        preValidation: loadProject,
+        config: { openapi: { params: projectParams } },
+        schema: {
+          body: { $ref: regenerateKeyBody.$id },
+          ...doc('Replace the API key (user token; `{"confirm": true}`); the old key stops working at once', { 200: data(projectWithKeySchema, 'The project with its new key, shown once'), ...errors('envelope', [...BODY_ERRORS, 403, 404, ...AUTHENTICATED]) }, SECURITY.userToken),
+        },
+      },
       async (request, reply) => {
         const principal = request.principal!;
         if (principal.kind !== 'user') throw userTokenRequired('Regenerating the API key');
@@ -81,7 +128,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
           throw new PulseboardError('validation_error', { details: { confirm: ['must be true: regenerating makes the current key stop working at once'] } });
         }
         const { apiKey, hash, prefix } = newApiKey();
-        const project = await replaceApiKey(deps.pool, deps.publishRevision, request.params.id, { hash, prefix });
+        const project = await replaceApiKey(deps.pool, deps.controlFeed, request.params.id, { hash, prefix });
         if (project === undefined) throw notFound('Project');
         request.log.info({ event: 'api_key_regenerated', req_id: request.id, project_key: request.params.id, user_id: principal.userId });
         // The key is shown here once; only its hash is stored.

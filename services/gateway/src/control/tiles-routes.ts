@@ -9,12 +9,18 @@ import { parseNumericId } from '../params/ids.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
 import { deleteTile, findTile, insertTile, listTiles, updateTile, type TileRecord } from '../repositories/tiles.ts';
 import { findTileState } from '../repositories/tile-states.ts';
+import type { ControlFeed } from '../repositories/control-writes.ts';
 import { presentTile, presentTileState } from './present.ts';
+import { tileSchema, tileStateSchema } from '@pulseboard/contracts';
+import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, listQuery, noContent, page, SECURITY } from '../openapi/route-docs.ts';
 import { createTileBody, MAX_RULE_BYTES, updateTileBody, type CreateTileBody, type UpdateTileBody } from './tile-schemas.ts';
 
 export interface TileRouteDeps {
+  /** MAX_TILES_PER_PROJECT: the documented cap (docs/read-api.md). */
+  maxTilesPerProject: number;
   auth: Pick<Authenticator, 'principal'>;
   pool: Pool;
+  controlFeed: ControlFeed;
 }
 
 declare module 'fastify' {
@@ -67,7 +73,10 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
       request.targetTile = tile;
     };
 
-    api.get('/api/v1/tiles', async (request, reply) => {
+    const doc = (summary: string, response: object) => ({ tags: ['tiles'], summary, security: SECURITY.projectKeyOrUserToken, response });
+    const withId = { preValidation: loadTile, config: { openapi: { params: idParams } } };
+    const tilesQuery = listQuery({ project_key: { type: 'string', description: 'One project (a user token); default: every readable project' } });
+    api.get('/api/v1/tiles', { config: { openapi: { querystring: tilesQuery } }, schema: doc('List tiles, by project and position', { 200: page(tileSchema, 'A page of tiles'), ...errors('envelope', [400, 404, ...AUTHENTICATED]) }) }, async (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const paging = parsePage(query);
       if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
@@ -78,14 +87,14 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
       return reply.send({ data: rows.map(presentTile), meta: listMeta(paging.page, total) });
     });
 
-    api.get<WithId>('/api/v1/tiles/:id', { preValidation: loadTile }, async (request, reply) => reply.send({ data: presentTile(request.targetTile!) }));
+    api.get<WithId>('/api/v1/tiles/:id', { ...withId, schema: doc('One tile', { 200: data(tileSchema, 'The tile'), ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => reply.send({ data: presentTile(request.targetTile!) }));
 
-    api.get<WithId>('/api/v1/tiles/:id/state', { preValidation: loadTile }, async (request, reply) => {
+    api.get<WithId>('/api/v1/tiles/:id/state', { ...withId, schema: doc("The tile's state as the rule engine committed it (`unknown`, version 0, before its first change)", { 200: data(tileStateSchema, 'The state'), ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => {
       const tile = request.targetTile!;
       return reply.send({ data: presentTileState(tile, await findTileState(deps.pool, tile.id)) });
     });
 
-    api.post<{ Body: CreateTileBody }>('/api/v1/tiles', { schema: { body: { $ref: createTileBody.$id } } }, async (request, reply) => {
+    api.post<{ Body: CreateTileBody }>('/api/v1/tiles', { schema: { body: { $ref: createTileBody.$id }, ...doc('Create a tile', { 201: data(tileSchema, 'The tile'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }) } }, async (request, reply) => {
       const principal = request.principal!;
       const projectKey = request.body.project_key ?? (principal.kind === 'project' ? principal.project.projectKey : undefined);
       if (projectKey === undefined) throw invalid({ project_key: ["can't be blank"] });
@@ -93,21 +102,22 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
       const [visible] = await readableProjects(principal, deps.pool, projectKey);
       if (visible === undefined) throw notFound('Project');
       await checkServices(request.body.notification_service_ids, accountOf(principal));
-      const tile = await insertTile(deps.pool, visible, request.body);
+      const tile = await insertTile(deps.pool, deps.controlFeed, visible, request.body, deps.maxTilesPerProject);
+      if (tile === 'full') throw new PulseboardError('resource_limit_reached', { message: `A project has at most ${deps.maxTilesPerProject} tiles (MAX_TILES_PER_PROJECT); delete one first` });
       return reply.code(201).send({ data: presentTile(tile) });
     });
 
-    api.put<WithId & { Body: UpdateTileBody }>('/api/v1/tiles/:id', { preValidation: loadTile, schema: { body: { $ref: updateTileBody.$id } } }, async (request, reply) => {
+    api.put<WithId & { Body: UpdateTileBody }>('/api/v1/tiles/:id', { ...withId, schema: { body: { $ref: updateTileBody.$id }, ...doc('Change a tile', { 200: data(tileSchema, 'The tile as changed'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }) } }, async (request, reply) => {
       if (Object.keys(request.body).length === 0) throw invalid({ base: ['must change at least one of name, kind, rule, settings, position, notification_service_ids'] });
       checkRule(request.body.rule);
       await checkServices(request.body.notification_service_ids, accountOf(request.principal!));
-      const tile = await updateTile(deps.pool, request.targetTile!.id, request.body);
+      const tile = await updateTile(deps.pool, deps.controlFeed, request.targetTile!, request.body);
       if (tile === undefined) throw notFound('Tile');
       return reply.send({ data: presentTile(tile) });
     });
 
-    api.delete<WithId>('/api/v1/tiles/:id', { preValidation: loadTile }, async (request, reply) => {
-      if (!(await deleteTile(deps.pool, request.targetTile!.id))) throw notFound('Tile');
+    api.delete<WithId>('/api/v1/tiles/:id', { ...withId, schema: doc('Delete a tile', { ...noContent, ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => {
+      if (!(await deleteTile(deps.pool, deps.controlFeed, request.targetTile!))) throw notFound('Tile');
       return reply.code(204).send();
     });
   });

@@ -11,7 +11,7 @@ import { timestampWindowDetails } from './timestamp-window.ts';
 
 export interface IntakeDeps extends AdmissionDeps {
   pipeline: EventPipeline;
-  metrics: Pick<GatewayMetrics, 'kafkaAckMs' | 'eventsAccepted'>;
+  metrics: Pick<GatewayMetrics, 'kafkaAckSeconds' | 'eventsAccepted'>;
   logger: Logger;
   now: () => number;
 }
@@ -24,11 +24,15 @@ export interface Accepted {
   receivedAt: Date;
 }
 
+/** The endpoint label of what a request sent (metrics, Idempotency-Key scopes). */
+export type IntakeEndpoint = 'ingest' | 'webhooks' | 'cloudevents' | 'pagerduty' | 'alertmanager' | 'github';
+
 export interface Submission {
-  endpoint: 'ingest' | 'webhooks';
-  /** The project of the request's API key, from the directory's cache. */
+  endpoint: IntakeEndpoint;
+  /** The project of the request's API key (or of a verified signature), from the directory's cache. */
   project: ProjectAuth;
-  apiKey: string;
+  /** Absent when the request was authenticated by a signature, not a key. */
+  apiKey: string | undefined;
   events: readonly unknown[];
   /** What is wrong with the events, or null when all are valid. */
   details: ValidationDetails | null;
@@ -56,7 +60,7 @@ export interface Submission {
 export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Accepted> {
   const nowMs = deps.now();
   const details = s.details ?? timestampWindowDetails(s.events, s.project.retentionDays, nowMs, s.batch === true);
-  const { project, decision } = await admit(deps, s.project, { apiKey: s.apiKey, events: s.events.length, consume: details === null });
+  const { project, decision } = await admit(deps, s.project, { ...(s.apiKey === undefined ? {} : { apiKey: s.apiKey }), events: s.events.length, consume: details === null });
   s.onDecided?.(project, decision);
   if (decision.kind !== 'allowed') throw limitError(decision);
   if (details !== null) throw new PulseboardError('validation_error', { details });
@@ -74,7 +78,7 @@ export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Acc
     s.beforePublish?.({ ids, receivedAtMs: receivedAt.getTime() });
     const started = performance.now();
     await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt, s.outcomeWanted === true);
-    deps.metrics.kafkaAckMs.observe(performance.now() - started);
+    deps.metrics.kafkaAckSeconds.observe((performance.now() - started) / 1000);
     deps.metrics.eventsAccepted.inc({ endpoint: s.endpoint }, s.events.length);
     return { project, decision, ids, receivedAt };
   } catch (error) {

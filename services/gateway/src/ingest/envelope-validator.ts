@@ -9,22 +9,13 @@ import {
   type ValidationDetails,
 } from '@pulseboard/contracts';
 
-export interface EnvelopeChecks {
+export interface EnvelopeValidator {
   /** Details of what is wrong, or null when the body is a valid envelope (spec 2.1). */
   envelope(body: unknown, prefix?: string): ValidationDetails | null;
   /** A single event of POST /api/v1/webhooks (project_key optional). */
   webhookEvent(body: unknown): ValidationDetails | null;
   /** A webhooks batch; details of events are keyed `events[3].type`. */
   webhookBatch(body: unknown): ValidationDetails | null;
-}
-
-export interface EnvelopeValidator extends EnvelopeChecks {
-  /**
-   * The same checks for a body whose JSON text held no `\u` escape (see
-   * `jsonTextMayHoldUnstorable`): the walk over every string for NUL and lone
-   * surrogates, a large part of validating a batch, is skipped.
-   */
-  escapeFree: EnvelopeChecks;
 }
 
 const ITEM_PATH = /^\/events\/(\d+)(\/.*)?$/;
@@ -58,8 +49,13 @@ function batchDetails(errors: readonly ErrorObject[], body: unknown): Validation
   return details;
 }
 
-function createChecks(storableText: boolean): EnvelopeChecks {
-  const ajv = createAjv({ storableText });
+/**
+ * The envelope checks of the ingest endpoints. NUL and lone surrogates are not
+ * looked for here: every request passed storable-input.ts' check before
+ * (the schemas' `storableText` keyword is turned off, its walk not done twice).
+ */
+export function createEnvelopeValidator(): EnvelopeValidator {
+  const ajv = createAjv({ storableText: false });
   ajv.addSchema(webhookEventSchema);
   const envelope = detailsValidator(ajv, eventEnvelopeSchema);
   const single = detailsValidator(ajv, { $ref: webhookEventSchema.$id });
@@ -69,13 +65,4 @@ function createChecks(storableText: boolean): EnvelopeChecks {
     webhookEvent: (body) => single(body),
     webhookBatch: (body) => (batch(body) ? null : batchDetails(batch.errors ?? [], body)),
   };
-}
-
-export function createEnvelopeValidator(): EnvelopeValidator {
-  return { ...createChecks(true), escapeFree: createChecks(false) };
-}
-
-/** The checks for this request's body: the cheaper ones when its JSON text could not hold unstorable text. */
-export function checksFor(validator: EnvelopeValidator, request: { bodyEscapeFree?: boolean }): EnvelopeChecks {
-  return request.bodyEscapeFree === true ? validator.escapeFree : validator;
 }

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool } from '@pulseboard/db';
 import { TEST_DATABASE_URL } from '@pulseboard/test-kit';
-import { nextEventIdBlock } from '../repositories/event-ids.ts';
+import { nextEventIdBlocks } from '../repositories/event-ids.ts';
 import { EventIdAllocator, EVENT_ID_BLOCK_SIZE } from './event-id-allocator.ts';
 
 describe('event ids from Postgres sequence blocks', () => {
   const pool = createPool({ connectionString: TEST_DATABASE_URL, applicationName: 'test-ids' });
   afterAll(() => pool.end());
-  const fromPostgres = () => new EventIdAllocator(() => nextEventIdBlock(pool));
+  const fromPostgres = () => new EventIdAllocator((n) => nextEventIdBlocks(pool, n), { minRatePerSecond: 500, seconds: 2 });
 
   it('never hands out an id twice, across concurrent callers and allocators (gateway instances)', async () => {
     const a = fromPostgres();
@@ -25,16 +25,20 @@ describe('event ids from Postgres sequence blocks', () => {
     expect(next).toBeGreaterThan(Math.max(...first));
   });
 
-  it('uses one Postgres round trip per block, not per event', async () => {
+  it('reserves many blocks in one Postgres round trip, not one per block', async () => {
     // Counts this allocator's own reservations: the sequence is shared with tests running alongside.
-    let reservations = 0;
-    const allocator = new EventIdAllocator(() => {
-      reservations += 1;
-      return nextEventIdBlock(pool);
-    });
-    const ids = await Promise.all(Array.from({ length: 3 * EVENT_ID_BLOCK_SIZE }, () => allocator.allocate()));
+    const reservations: number[] = [];
+    const allocator = new EventIdAllocator(
+      (n) => {
+        reservations.push(n);
+        return nextEventIdBlocks(pool, n);
+      },
+      { minRatePerSecond: 1000, seconds: 10 },
+    );
+    await allocator.fill();
+    expect(reservations).toEqual([10]);
+    expect(allocator.reserve).toBe(10 * EVENT_ID_BLOCK_SIZE);
+    const ids = await allocator.allocateMany(9 * EVENT_ID_BLOCK_SIZE);
     expect(new Set(ids).size).toBe(ids.length);
-    // 3 blocks used, and the 4th prefetched while the 3rd ran low.
-    expect(reservations).toBe(4);
   });
 });

@@ -1,5 +1,5 @@
 import type { IngestedEvent, WebhookEvent } from '@pulseboard/contracts';
-import { EVENT_SCHEMA_HEADER, HEADERS, OUTCOME_WANTED_HEADER } from '@pulseboard/contracts';
+import { TOPICS } from '@pulseboard/contracts';
 import type { BatchingProducer } from '@pulseboard/kafka-kit';
 import type { ProjectAuth } from '../auth/project-directory.ts';
 import type { EventIdAllocator } from './event-id-allocator.ts';
@@ -27,10 +27,6 @@ function toIngestedEvent(id: number, project: ProjectAuth, e: WebhookEvent, rece
   return event;
 }
 
-// Header values every event carries, encoded once (kafkajs copies Buffers as they are).
-const CONTENT_TYPE_JSON = Buffer.from('application/json', 'utf8');
-const SCHEMA_HEADER = Buffer.from(EVENT_SCHEMA_HEADER, 'utf8');
-
 /**
  * Gives accepted events their ids and hands them to Kafka, keyed by project.
  * Ids come first (callers may need them before the events leave, e.g. to watch
@@ -51,19 +47,12 @@ export class EventPipeline {
   /** `outcomeWanted`: the request waits for the rule engine's outcome of these events (webhooks). */
   async publish(project: ProjectAuth, events: readonly WebhookEvent[], ids: readonly number[], receivedAt: Date, outcomeWanted = false): Promise<void> {
     const at = receivedAt.toISOString();
-    // Key and value are encoded to UTF-8 here, once (the key once per request): the
-    // producer sizes them and kafkajs writes them as they are.
-    const key = Buffer.from(project.projectKey, 'utf8');
+    // The topic's encoder gives UTF-8 Buffers: the producer sizes them and kafkajs writes them as they are.
     await this.producer.sendMany(
       this.topic,
-      events.map((event, i) => {
-        const id = ids[i]!;
-        return {
-          key,
-          value: Buffer.from(JSON.stringify(toIngestedEvent(id, project, event, at)), 'utf8'),
-          headers: { [HEADERS.contentType]: CONTENT_TYPE_JSON, [HEADERS.schema]: SCHEMA_HEADER, [HEADERS.eventId]: String(id), ...(outcomeWanted ? { [OUTCOME_WANTED_HEADER]: '1' } : {}) },
-        };
-      }),
+      // projectRevision: the revision this gateway checked against Redis for this request; the rule engine
+      // evaluates these events with the project's rules at least that new (rules read-your-writes, by order).
+      events.map((event, i) => TOPICS.events.encode({ event: toIngestedEvent(ids[i]!, project, event, at), outcomeWanted, projectRevision: project.revision })),
     );
   }
 }

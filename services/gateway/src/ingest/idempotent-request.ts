@@ -35,10 +35,10 @@ export async function withIdempotency(
   deps: { idempotency: IdempotencyStore; logger: Logger },
   request: FastifyRequest,
   reply: FastifyReply,
-  scope: { endpoint: string; projectKey: string },
+  scope: { endpoint: string; projectKey: string; /** Instead of the Idempotency-Key header (e.g. GitHub's delivery id). */ key?: string },
   run: (attempt: IdempotentRun) => Promise<Produced>,
 ): Promise<FastifyReply> {
-  const claim = await deps.idempotency.claim(scope.projectKey, scope.endpoint, headerValue(request.headers['idempotency-key']), request.bodyText ?? '');
+  const claim = await deps.idempotency.claim(scope.projectKey, scope.endpoint, scope.key ?? headerValue(request.headers['idempotency-key']), request.bodyText ?? '');
   if (claim.kind === 'replay') {
     const stored = claim.response;
     if (stored.headers !== undefined) reply.headers(stored.headers);

@@ -12,8 +12,9 @@ export interface RuleOutcomeWaiter {
   /**
    * Starts listening for the outcomes of these events. Called before the events
    * are handed to Kafka, so an outcome that arrives quickly cannot be missed.
+   * (Implemented by the gateway's one ReplyWaiter, keyed by event id.)
    */
-  watch(projectKey: string, eventIds: readonly number[]): RuleOutcomeWatch;
+  watch(eventIds: readonly number[]): RuleOutcomeWatch;
 }
 
 export interface RuleOutcomeWatch {

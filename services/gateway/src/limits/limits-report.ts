@@ -17,7 +17,11 @@ function status(limit: number, used: number, reset: number, counts: LimitStatus[
   return { limit, used, remaining: Math.max(0, limit - used), reset, reset_at: new Date(reset * 1000).toISOString(), counts };
 }
 
-/** Every limit that applies to a project's requests, with its current usage (GET /api/v1/rate_limits). */
+/**
+ * The limits of a project's requests that are the tenant's own, with their
+ * current usage (GET /api/v1/rate_limits). The system-wide hourly window is
+ * enforced but not shown: its usage is every tenant's traffic (issue 24).
+ */
 export function limitsReport(project: Pick<LimitSubject, 'projectKey' | 'limits'>, usage: Usage, w: Windows) {
   const l = project.limits;
   return {
@@ -26,7 +30,6 @@ export function limitsReport(project: Pick<LimitSubject, 'projectKey' | 'limits'
       burst_per_minute: status(l.burst, usage.minute, w.minute.resetAt, 'events'),
       project_hourly_requests: status(l.projectHourly, usage.projectHour, w.hour.resetAt, 'requests'),
       account_hourly_requests: status(l.accountHourly, usage.accountHour, w.hour.resetAt, 'requests'),
-      global_hourly_requests: status(l.globalHourly, usage.globalHour, w.hour.resetAt, 'requests'),
       monthly_quota: status(l.monthlyQuota, usage.month, w.month.resetAt, 'events'),
     },
   };

@@ -30,7 +30,7 @@ function parseTime(value: unknown): Date | undefined {
  * The filters of CONTRACT.md (Lists), validated: equality on type, name,
  * severity, source, channel, correlation_id; `label` (repeatable: every label
  * given must be present); `since` (inclusive) and `until` (exclusive) on the
- * event's own timestamp. Other query parameters are not filters and are ignored.
+ * event's own timestamp. Other query parameters are refused by the route (400).
  */
 export function parseEventFilters(query: Record<string, unknown>): { ok: true; filters: EventFilters } | { ok: false; details: ValidationDetails } {
   const details: ValidationDetails = {};

@@ -1,4 +1,5 @@
 import type { Pool } from '@pulseboard/db';
+import { withCapLock } from './cap-lock.ts';
 import type { NotificationType } from '@pulseboard/contracts';
 import type { Page } from '../params/pagination.ts';
 
@@ -37,12 +38,16 @@ export interface NotificationServiceWrite {
   secrets: string | null;
 }
 
-export async function insertNotificationService(pool: Pool, accountId: number, write: NotificationServiceWrite): Promise<NotificationServiceRecord> {
-  const { rows } = await pool.query<NotificationServiceRecord>(
-    `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-    [accountId, write.name, write.kind, JSON.stringify(write.config), write.secrets],
-  );
-  return rows[0]!;
+/** A new service, or `full` when the account already has `maxServices` (counted under a per-account lock). */
+export async function insertNotificationService(pool: Pool, accountId: number, write: NotificationServiceWrite, maxServices: number): Promise<NotificationServiceRecord | 'full'> {
+  return withCapLock(pool, `notification_services:${accountId}`, async (client) => {
+    const { rows } = await client.query<NotificationServiceRecord>(
+      `INSERT INTO notification_services (account_id, name, kind, config, secrets) SELECT $1, $2, $3, $4, $5
+       WHERE (SELECT count(*) FROM notification_services WHERE account_id = $1) < $6 RETURNING ${COLUMNS}`,
+      [accountId, write.name, write.kind, JSON.stringify(write.config), write.secrets, maxServices],
+    );
+    return rows[0] ?? 'full';
+  });
 }
 
 export async function updateNotificationService(pool: Pool, accountId: number, id: number, write: NotificationServiceWrite): Promise<NotificationServiceRecord | undefined> {

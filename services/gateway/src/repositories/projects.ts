@@ -1,6 +1,7 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { Page } from '../params/pagination.ts';
 import { isUniqueViolation } from './unique-violation.ts';
+import { controlWrite, writeControlChange, type ControlFeed } from './control-writes.ts';
 
 export interface ProjectRecord {
   project_key: string;
@@ -47,39 +48,6 @@ export async function findProjectAuth(pool: Pool, by: { apiKeyHash: Buffer } | {
   return rows[0];
 }
 
-/** Tells Redis (every gateway) a project's new revision; see auth/revision.ts. */
-export type RevisionPublisher = (projectKey: string, revision: number) => Promise<void>;
-
-/**
- * Changes a project row in a transaction that also bumps its revision, and
- * publishes the new revision before committing: from that moment every
- * gateway's cached copy is stale and is re-read, so an old key or limit is
- * refused on the very next request. On failure the revision Postgres still
- * holds is published again.
- */
-async function changeProject<T>(pool: Pool, projectKey: string, publish: RevisionPublisher, change: (client: PoolClient) => Promise<T | undefined>): Promise<T | undefined> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await change(client);
-    if (result === undefined) {
-      await client.query('ROLLBACK');
-      return undefined;
-    }
-    const { rows } = await client.query<{ revision: number }>('UPDATE projects SET revision = revision + 1, updated_at = now() WHERE project_key = $1 RETURNING revision', [projectKey]);
-    await publish(projectKey, rows[0]!.revision);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    const { rows } = await pool.query<{ revision: number }>('SELECT revision FROM projects WHERE project_key = $1', [projectKey]).catch(() => ({ rows: [] as { revision: number }[] }));
-    if (rows[0] !== undefined) await publish(projectKey, rows[0].revision).catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 export interface NewProject {
   project_key: string;
   name: string;
@@ -89,19 +57,33 @@ export interface NewProject {
   retention_days?: number | undefined;
 }
 
-/** Creates a project of an account with its key's hash; `no_account` or `taken` (the project key) otherwise. */
-export async function insertProject(pool: Pool, accountId: number, p: NewProject, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | 'no_account' | 'taken'> {
+/** Creates a project of an account with its key's hash (announced on the control topic at revision 1); `no_account` or `taken` (the project key) otherwise. */
+export async function insertProject(pool: Pool, feed: ControlFeed, accountId: number, p: NewProject, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | 'no_account' | 'taken'> {
+  const client = await pool.connect();
   try {
-    const { rows } = await pool.query<ProjectRecord>(
+    await client.query('BEGIN');
+    const { rows } = await client.query<ProjectRecord & { revision: number }>(
       `INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, burst_limit, hourly_request_limit, retention_days)
        SELECT $2, id, $3, $4, $5, $6, $7, $8, $9 FROM accounts WHERE id = $1
-       RETURNING ${PROJECT_COLUMNS}`,
+       RETURNING ${PROJECT_COLUMNS}, revision`,
       [accountId, p.project_key, p.name, key.hash, key.prefix, p.monthly_quota, p.burst_limit ?? null, p.hourly_request_limit ?? null, p.retention_days ?? null],
     );
-    return rows[0] ?? 'no_account';
+    const created = rows[0];
+    if (created === undefined) {
+      await client.query('ROLLBACK');
+      return 'no_account';
+    }
+    await writeControlChange(client, feed, created.project_key, Number(created.revision), { change: 'project_created' });
+    await client.query('COMMIT');
+    feed.committed();
+    const { revision: _revision, ...project } = created;
+    return project;
   } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
     if (isUniqueViolation(error)) return 'taken';
     throw error;
+  } finally {
+    client.release();
   }
 }
 
@@ -149,7 +131,7 @@ export interface ProjectChanges {
 const UPDATABLE = ['name', 'settings', 'monthly_quota', 'burst_limit', 'hourly_request_limit', 'retention_days'] as const;
 
 /** Applies a validated update; limit changes reach every gateway on the next request (revision bump). */
-export async function updateProject(pool: Pool, publish: RevisionPublisher, projectKey: string, changes: ProjectChanges): Promise<ProjectRecord | undefined> {
+export async function updateProject(pool: Pool, feed: ControlFeed, projectKey: string, changes: ProjectChanges): Promise<ProjectRecord | undefined> {
   const sets: string[] = [];
   const params: unknown[] = [projectKey];
   for (const column of UPDATABLE) {
@@ -158,7 +140,7 @@ export async function updateProject(pool: Pool, publish: RevisionPublisher, proj
     params.push(column === 'settings' ? JSON.stringify(value) : value);
     sets.push(`${column} = $${params.length}`);
   }
-  return changeProject(pool, projectKey, publish, async (client) => {
+  return projectWrite(pool, feed, projectKey, 'project_updated', async (client) => {
     const { rows } = await client.query<ProjectRecord>(
       `UPDATE projects SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE project_key = $1 AND deleted_at IS NULL RETURNING ${PROJECT_COLUMNS}`,
       params,
@@ -168,8 +150,8 @@ export async function updateProject(pool: Pool, publish: RevisionPublisher, proj
 }
 
 /** Replaces the project's API key (its hash and prefix); the old one is refused on the next request everywhere. */
-export async function replaceApiKey(pool: Pool, publish: RevisionPublisher, projectKey: string, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | undefined> {
-  return changeProject(pool, projectKey, publish, async (client) => {
+export async function replaceApiKey(pool: Pool, feed: ControlFeed, projectKey: string, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | undefined> {
+  return projectWrite(pool, feed, projectKey, 'project_key_regenerated', async (client) => {
     const { rows } = await client.query<ProjectRecord>(
       `UPDATE projects SET api_key_hash = $2, api_key_prefix = $3 WHERE project_key = $1 AND deleted_at IS NULL RETURNING ${PROJECT_COLUMNS}`,
       [projectKey, key.hash, key.prefix],
@@ -179,10 +161,15 @@ export async function replaceApiKey(pool: Pool, publish: RevisionPublisher, proj
 }
 
 /** Soft delete: the project's events stay; its key answers project_not_found from the next request on. */
-export async function softDeleteProject(pool: Pool, publish: RevisionPublisher, projectKey: string): Promise<boolean> {
-  const deleted = await changeProject(pool, projectKey, publish, async (client) => {
+export async function softDeleteProject(pool: Pool, feed: ControlFeed, projectKey: string): Promise<boolean> {
+  const deleted = await projectWrite(pool, feed, projectKey, 'project_deleted', async (client) => {
     const { rowCount } = await client.query('UPDATE projects SET deleted_at = now() WHERE project_key = $1 AND deleted_at IS NULL', [projectKey]);
     return rowCount === 0 ? undefined : true;
   });
   return deleted === true;
+}
+
+/** A write of the project row itself: revision, outbox and Redis as for every control-plane write (control-writes.ts). */
+function projectWrite<T>(pool: Pool, feed: ControlFeed, projectKey: string, change: 'project_updated' | 'project_key_regenerated' | 'project_deleted', work: Parameters<typeof controlWrite<T>>[4]): Promise<T | undefined> {
+  return controlWrite(pool, feed, projectKey, () => ({ change }), work, { touchProject: true });
 }

@@ -1,5 +1,7 @@
 import type { Pool } from '@pulseboard/db';
 import type { Page } from '../params/pagination.ts';
+import { controlWrite, type ControlFeed } from './control-writes.ts';
+import { lockCap } from './cap-lock.ts';
 
 export interface TileRecord {
   id: number;
@@ -48,22 +50,35 @@ export async function findTile(pool: Pool, projectKeys: string[], id: number): P
   return rows[0];
 }
 
-export async function insertTile(pool: Pool, projectKey: string, body: NewTile): Promise<TileRecord> {
-  const { rows } = await pool.query<TileRecord>(
-    `INSERT INTO tiles AS t (project_key, name, kind, rule, settings, position, notification_service_ids)
-     VALUES ($1, $2, $3, $4, $5, coalesce($6, (SELECT coalesce(max(position) + 1, 0) FROM tiles WHERE project_key = $1)), $7::bigint[])
-     RETURNING ${COLUMNS}`,
-    [projectKey, body.name, body.kind, JSON.stringify(body.rule), JSON.stringify(body.settings ?? {}), body.position ?? null, body.notification_service_ids ?? []],
-  );
-  return rows[0]!;
+/**
+ * Tile writes are control-plane writes (control-writes.ts): each bumps its
+ * project's revision and announces itself on the control topic in its own
+ * transaction, so the rule engine evaluates every event accepted after the
+ * answer with the changed rules. A new tile is refused (`full`) when the
+ * project already has `maxTiles`, counted under a per-project advisory lock
+ * taken first in that transaction, so concurrent creates cannot pass the cap.
+ */
+export async function insertTile(pool: Pool, feed: ControlFeed, projectKey: string, body: NewTile, maxTiles: number): Promise<TileRecord | 'full'> {
+  const tile = await controlWrite(pool, feed, projectKey, (t: TileRecord) => ({ change: 'tile_created', tileId: t.id }), async (client) => {
+    await lockCap(client, `tiles:${projectKey}`);
+    const { rows } = await client.query<TileRecord>(
+      `INSERT INTO tiles AS t (project_key, name, kind, rule, settings, position, notification_service_ids)
+       SELECT $1, $2, $3, $4, $5, coalesce($6, (SELECT coalesce(max(position) + 1, 0) FROM tiles WHERE project_key = $1)), $7::bigint[]
+       WHERE (SELECT count(*) FROM tiles WHERE project_key = $1) < $8
+       RETURNING ${COLUMNS}`,
+      [projectKey, body.name, body.kind, JSON.stringify(body.rule), JSON.stringify(body.settings ?? {}), body.position ?? null, body.notification_service_ids ?? [], maxTiles],
+    );
+    return rows[0];
+  });
+  return tile ?? 'full';
 }
 
 // Columns an update may set; names fixed here, values always parameters.
 const UPDATABLE = ['name', 'kind', 'rule', 'settings', 'position', 'notification_service_ids'] as const;
 
-export async function updateTile(pool: Pool, id: number, body: TileChanges): Promise<TileRecord | undefined> {
+export async function updateTile(pool: Pool, feed: ControlFeed, tile: { id: number; project_key: string }, body: TileChanges): Promise<TileRecord | undefined> {
   const sets: string[] = [];
-  const params: unknown[] = [id];
+  const params: unknown[] = [tile.id];
   for (const column of UPDATABLE) {
     const value = body[column];
     if (value === undefined) continue;
@@ -71,11 +86,16 @@ export async function updateTile(pool: Pool, id: number, body: TileChanges): Pro
     params.push(typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : value);
     sets.push(`${column} = $${params.length}`);
   }
-  const { rows } = await pool.query<TileRecord>(`UPDATE tiles AS t SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE t.id = $1 RETURNING ${COLUMNS}`, params);
-  return rows[0];
+  return controlWrite(pool, feed, tile.project_key, (t: TileRecord) => ({ change: 'tile_updated', tileId: t.id }), async (client) => {
+    const { rows } = await client.query<TileRecord>(`UPDATE tiles AS t SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE t.id = $1 RETURNING ${COLUMNS}`, params);
+    return rows[0];
+  });
 }
 
-export async function deleteTile(pool: Pool, id: number): Promise<boolean> {
-  const { rowCount } = await pool.query('DELETE FROM tiles WHERE id = $1', [id]);
-  return (rowCount ?? 0) > 0;
+export async function deleteTile(pool: Pool, feed: ControlFeed, tile: { id: number; project_key: string }): Promise<boolean> {
+  const deleted = await controlWrite(pool, feed, tile.project_key, () => ({ change: 'tile_deleted', tileId: tile.id }), async (client) => {
+    const { rowCount } = await client.query('DELETE FROM tiles WHERE id = $1', [tile.id]);
+    return (rowCount ?? 0) > 0 ? true : undefined;
+  });
+  return deleted === true;
 }

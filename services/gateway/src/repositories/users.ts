@@ -8,7 +8,7 @@ export interface UserRecord {
 }
 
 /** The user holding the token whose hash this is: the lookup every service shares. */
-export { findUserByTokenHash } from '@pulseboard/db';
+export { findUserByTokenHash } from '@pulseboard/control-plane';
 
 /** A new user of an account; `no_account`, or `taken` when the email is. */
 export async function insertUser(pool: Pool, accountId: number, email: string, tokenHash: Buffer): Promise<UserRecord | 'no_account' | 'taken'> {

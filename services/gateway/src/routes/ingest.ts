@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { PulseboardError } from '@pulseboard/contracts';
+import { eventEnvelopeSchema, ingestAcceptedSchema, PulseboardError } from '@pulseboard/contracts';
+import { body, errors, IDEMPOTENCY_HEADERS, REPLAYED_HEADER, SECURITY } from '../openapi/route-docs.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { senderHook } from '../auth/sender.ts';
 import { acceptEvents, type IntakeDeps } from '../ingest/accept.ts';
-import { checksFor, type EnvelopeValidator } from '../ingest/envelope-validator.ts';
+import type { EnvelopeValidator } from '../ingest/envelope-validator.ts';
 import type { IdempotencyStore } from '../ingest/idempotency.ts';
 import { withIdempotency } from '../ingest/idempotent-request.ts';
 
@@ -13,19 +14,6 @@ export interface IngestRouteDeps {
   idempotency: IdempotencyStore;
   validator: EnvelopeValidator;
 }
-
-// A response schema lets fastify serialise the 201 with a compiled stringifier.
-const ingestAcceptedSchema = {
-  type: 'object',
-  properties: {
-    status: { type: 'string' },
-    event_id: { type: 'integer' },
-    message: { type: 'string' },
-    quota_used: { type: 'integer' },
-    quota_limit: { type: 'integer' },
-    rate_limit_remaining: { type: 'integer' },
-  },
-} as const;
 
 /**
  * POST /ingest (spec 4.1). Order: authenticate (before the body is read),
@@ -38,8 +26,18 @@ export function registerIngestRoute(app: FastifyInstance, deps: IngestRouteDeps)
   app.post(
     '/ingest',
     {
-      config: { errorShape: 'ingest', rejectionsEndpoint: 'ingest' },
-      schema: { response: { 201: ingestAcceptedSchema } },
+      // The body is checked by the handler, after the limits (order of spec 4.1), so it is documented, not given to ajv.
+      config: { errorShape: 'ingest', rejectionsEndpoint: 'ingest', openapi: { body: { $ref: eventEnvelopeSchema.$id }, headers: IDEMPOTENCY_HEADERS } },
+      schema: {
+        tags: ['ingest'],
+        summary: 'Send one event',
+        description: 'Answered 201 only after Kafka acknowledged the event. Order of checks: credential, project, rate limits (429), quota (402), validation (400).',
+        security: SECURITY.projectKey,
+        response: {
+          201: { ...body(ingestAcceptedSchema, 'Stored (acknowledged by Kafka)'), headers: REPLAYED_HEADER },
+          ...errors('ingest', [400, 401, 402, 403, 404, 409, 413, 415, 422, 429, 503], REPLAYED_HEADER),
+        },
+      },
       onRequest: senderHook(deps.auth),
     },
     async (request, reply) => {
@@ -55,7 +53,7 @@ export function registerIngestRoute(app: FastifyInstance, deps: IngestRouteDeps)
           project,
           apiKey: request.apiKey!,
           events: [body],
-          details: checksFor(deps.validator, request).envelope(body),
+          details: deps.validator.envelope(body),
           resume: attempt.resume,
           beforePublish: attempt.record,
         });

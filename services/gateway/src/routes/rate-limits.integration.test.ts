@@ -37,13 +37,14 @@ describe('GET /api/v1/rate_limits and GET /api/v1/health', () => {
             burst_per_minute: { limit: 60, used: 5, remaining: 55, reset: MINUTE_END, reset_at: iso(MINUTE_END), counts: 'events' },
             project_hourly_requests: { limit: 700, used: 3, remaining: 697, reset: HOUR_END, reset_at: iso(HOUR_END), counts: 'requests' },
             account_hourly_requests: { limit: 4000, used: 3, remaining: 3997, reset: HOUR_END, reset_at: iso(HOUR_END), counts: 'requests' },
-            // The gateway's own sentinel project made no requests yet; the hour is private to this file.
-            global_hourly_requests: { limit: 9000, used: 3, remaining: 8997, reset: HOUR_END, reset_at: iso(HOUR_END), counts: 'requests' },
             monthly_quota: { limit: 5000, used: 5, remaining: 4995, reset: MONTH_END, reset_at: iso(MONTH_END), counts: 'events' },
           },
         },
       });
     }
+    // The system-wide window (every tenant's traffic) is not a tenant's to see, with either credential.
+    const asUser = await request(`${gw.url}/api/v1/rate_limits`, { token: project.userToken });
+    expect(asUser.body.data.map((r: { limits: object }) => Object.keys(r.limits))).toEqual([['burst_per_minute', 'project_hourly_requests', 'account_hourly_requests', 'monthly_quota']]);
     const other = await request(`${gw.url}/api/v1/rate_limits?project_key=someone-else`, { token: project.apiKey });
     expect(other.status).toBe(404);
     expect(other.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });

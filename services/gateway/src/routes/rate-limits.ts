@@ -6,6 +6,8 @@ import { principalHook, readableProjects } from '../auth/principal.ts';
 import { admit, type AdmissionDeps } from '../ingest/admission.ts';
 import { limitsReport } from '../limits/limits-report.ts';
 import { notFound } from '../error-handler.ts';
+import { rateLimitsReportSchema } from '@pulseboard/contracts';
+import { AUTHENTICATED, errors, SECURITY } from '../openapi/route-docs.ts';
 
 export interface RateLimitRouteDeps {
   auth: Pick<Authenticator, 'principal'>;
@@ -36,7 +38,27 @@ export function registerRateLimitRoutes(app: FastifyInstance, deps: RateLimitRou
 
   app.get<{ Querystring: { project_key?: string } }>(
     '/api/v1/rate_limits',
-    { onRequest: principalHook(deps.auth), schema: { querystring: querySchema } },
+    {
+      onRequest: principalHook(deps.auth),
+      config: { openapi: { querystring: { ...querySchema, additionalProperties: false } } },
+      schema: {
+        querystring: querySchema,
+        tags: ['limits'],
+        summary: 'Every limit with its usage, read without consuming anything',
+        description: 'A project key gets its project (`data` is one report); a user token gets every project of its account ordered by key (`data` is a list), `?project_key=` narrows it to one.',
+        security: SECURITY.projectKeyOrUserToken,
+        response: {
+          200: {
+            description: 'The limits in force and their usage',
+            type: 'object',
+            additionalProperties: false,
+            required: ['data'],
+            properties: { data: { oneOf: [{ $ref: rateLimitsReportSchema.$id }, { type: 'array', items: { $ref: rateLimitsReportSchema.$id } }] } },
+          },
+          ...errors('envelope', [400, 403, 404, ...AUTHENTICATED]),
+        },
+      },
+    },
     async (request, reply) => {
       const principal = request.principal!;
       const requested = request.query.project_key;

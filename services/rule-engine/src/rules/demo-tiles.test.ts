@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAjv, tileRuleValidator } from '@pulseboard/contracts';
+import { createAjv, mapAlertmanager, mapGitHub, tileRuleValidator, type WebhookEvent } from '@pulseboard/contracts';
 import { TILES } from '../../../../deploy/demo-tiles.ts';
 import { toRuleEvent } from './event.ts';
 import { compileProjectRules } from './project-rules.ts';
@@ -22,5 +22,37 @@ describe('the demo tiles of deploy/seed-demo.ts', () => {
     const { evaluator } = project.tiles.get(1) ?? expect.unreachable();
     const { state } = evaluator.applyEvent(evaluator.initialState(), event, T0);
     expect([state.status, state.value]).toEqual(['ok', 'deploy_finished']);
+  });
+
+  it("follow GitHub deployments and Alertmanager alerts as the integrations map them", () => {
+    const project = compileProjectRules(
+      TILES.map((tile, i) => ({ id: i + 1, rule: tile.rule })),
+      tileRuleValidator(createAjv()),
+    );
+    const at = new Date(T0);
+    const asRuleEvent = (e: WebhookEvent, id: number) => toRuleEvent({ ...e, id, project_key: 'demo', account_id: 1, received_at: at.toISOString() });
+    const tileId = (name: string) => TILES.findIndex((t) => t.name === name) + 1;
+    const statusAfter = (name: string, events: WebhookEvent[]) => {
+      const { evaluator } = project.tiles.get(tileId(name)) ?? expect.unreachable();
+      let state = evaluator.initialState();
+      events.forEach((e, i) => {
+        const event = asRuleEvent(e, i + 1);
+        expect(project.matching(event).map((t) => t.id)).toContain(tileId(name));
+        state = evaluator.applyEvent(state, event, T0 + i).state;
+      });
+      return state.status;
+    };
+    const deployment = (state: string) => {
+      const m = mapGitHub({ event: 'deployment_status', delivery: 'd', body: { deployment_status: { state, environment: 'production', updated_at: at.toISOString() }, deployment: { id: 1, sha: 'abc' } } }, { receivedAt: at });
+      return m.kind === 'events' ? m.events[0]! : expect.unreachable();
+    };
+    expect(statusAfter('GitHub deployments', [deployment('in_progress')])).toBe('warning');
+    expect(statusAfter('GitHub deployments', [deployment('in_progress'), deployment('failure')])).toBe('critical');
+    const alert = (status: 'firing' | 'resolved') => {
+      const m = mapAlertmanager({ alerts: [{ status, labels: { alertname: 'A' }, fingerprint: 'f', startsAt: at.toISOString(), endsAt: at.toISOString() }] }, { receivedAt: at });
+      return m.kind === 'events' ? m.events[0]! : expect.unreachable();
+    };
+    expect(statusAfter('Alertmanager alerts', [alert('firing')])).toBe('critical');
+    expect(statusAfter('Alertmanager alerts', [alert('firing'), alert('resolved')])).toBe('ok');
   });
 });

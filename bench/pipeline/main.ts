@@ -1,0 +1,305 @@
+/**
+ * bench:pipeline: the whole stack (five services, Kafka, Postgres, Redis, each
+ * private to the run) under a workload of 100 projects x 20 tiles of the four
+ * kinds, 100 WebSocket clients (one per project), a webhook notification on
+ * 10% of the tiles to a local receiver. Phases: idle, steady single events to
+ * /ingest at 100, 300 and 1,000 events/s, webhook batches of 100 at 10,000
+ * events/s. For each phase, from /proc: CPU µs per event of every process
+ * (Postgres: the postmaster with all its backends; Kafka: the broker's JVM)
+ * and in total, the cores the stack used, peak memory (PSS) per process;
+ * latency p50/p99 from the 201 to the row stored, to the tile change on Kafka,
+ * to the WebSocket frame and to the notification's receipt. A calibration in
+ * the same run (a bare fastify POST, raw kafkajs produce and consume, CPU µs
+ * per message) lets figures from two runs or machines be compared.
+ *
+ *   pnpm bench:pipeline [--phases idle,ingest-100,ingest-300,ingest-1000,webhook-10000]
+ *                       [--seconds 20] [--idle-seconds 30] [--warmup 10] [--projects 100]
+ *                       [--checkout <dir>] [--profile] [--json <file>] [--no-calibration]
+ *                       [--env NAME=value ...] [--postgres-conf <file>|none]
+ *
+ * --checkout: run another checkout's services (a git worktree of an older
+ * commit, with its dependencies installed) on the same infrastructure and
+ * load, for a before/after series; its deploy/postgres/pulseboard.conf, if
+ * any, configures the run's Postgres. --profile: each service writes a V8 CPU
+ * profile (summarise with bench/ingest/profile-summary.ts), and each phase
+ * prints the top statements of pg_stat_statements per event.
+ * Other phase names: ingest-<rate>, webhook-<rate> (batches of 100). --env sets a
+ * service variable (a lever on or off, same code); --postgres-conf another
+ * settings file, or none for Debian's defaults.
+ *
+ * The measured window of a phase runs from its first request until the
+ * store and the rule engine have applied every event, plus one second for
+ * the relay, broadcast and notifications; the warm-up before the first phase
+ * is left out.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { testKafka, waitFor } from '@pulseboard/test-kit';
+import { JsonPoster } from '../shared/http-client.ts';
+import { percentile } from '../shared/ingest-driver.ts';
+import { treeCpuSeconds, treePssBytes } from '../shared/process-cpu.ts';
+import { postgresSettingsOf, startInfra, type Infra } from './infra.ts';
+import { migrate, startStack, SERVICES, type Stack } from './stack.ts';
+import { provision } from './workload.ts';
+import { Observer } from './observe.ts';
+import { Driver, type Driven } from './drive.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    phases: { type: 'string', default: 'idle,ingest-100,ingest-300,ingest-1000,webhook-10000' },
+    seconds: { type: 'string', default: '20' },
+    'idle-seconds': { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '10' },
+    projects: { type: 'string', default: '100' },
+    checkout: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    'no-calibration': { type: 'boolean', default: false },
+    env: { type: 'string', multiple: true, default: [] },
+    'postgres-conf': { type: 'string' },
+  },
+});
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const checkout = args.checkout ?? root;
+const SECONDS = Number(args.seconds);
+const log = (line = '') => console.log(line);
+const PROCESSES = [...SERVICES, 'kafka', 'postgres', 'redis'] as const;
+type ProcessName = (typeof PROCESSES)[number];
+
+function pidsOf(infra: Infra, stack?: Stack): Partial<Record<ProcessName, number>> {
+  return { ...(stack?.pids() ?? {}), ...infra.pids() };
+}
+
+function cpuNow(pids: Partial<Record<ProcessName, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuSeconds(pid!)]));
+}
+
+const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
+const pct = (values: number[]) => (values.length === 0 ? '- / -' : `${percentile(values, 50)} / ${percentile(values, 99)}`);
+
+/** Calibration 1: a bare fastify POST route (bench:ingest's baseline server), CPU µs of the server per request at 1,000/s. */
+async function calibrateFastify(): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ingest/bare-server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let address = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    const m = /"address":"([^"]+)"/.exec(c.toString());
+    if (m) address = m[1]!;
+  });
+  await waitFor(() => address !== '', { timeoutMs: 30_000, what: 'bare server' });
+  const poster = new JsonPoster(64);
+  const body = { project_key: 'p', type: 'metric', name: 'm0', timestamp: new Date().toISOString(), attributes: { value: 42 } };
+  const drive = async (rate: number, seconds: number) => {
+    const total = rate * seconds;
+    const started = Date.now();
+    const inFlight = new Set<Promise<unknown>>();
+    for (let sent = 0; sent < total; ) {
+      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
+      for (; sent < due; sent++) {
+        const p = poster.post(`${address}/ingest`, {}, body).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await Promise.all(inFlight);
+    return total;
+  };
+  await drive(1000, 2);
+  const before = treeCpuSeconds(child.pid!);
+  const n = await drive(1000, 5);
+  const used = treeCpuSeconds(child.pid!) - before;
+  poster.close();
+  child.kill('SIGTERM');
+  return (used / n) * 1e6;
+}
+
+/** Calibration 2: raw kafkajs, one message per send (acks=all) at 1,000/s, consumed in the same process: its CPU µs per message, and the broker's. */
+async function calibrateKafka(infra: Infra): Promise<{ client: number; broker: number }> {
+  const child = spawn(process.execPath, ['-C', '@pulseboard/source', '--import', 'tsx', 'bench/pipeline/calibrate-kafka.ts'], { cwd: root, env: { ...process.env, BROKERS: infra.brokers }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let brokerStart = NaN;
+  let result: { messages: number; cpu_us: number; broker: number } | undefined;
+  child.stdout!.on('data', (c: Buffer) => {
+    for (const line of c.toString().split('\n')) {
+      if (line.includes('calibration_started')) brokerStart = treeCpuSeconds(infra.pids().kafka);
+      if (line.includes('calibration_done')) result = { ...(JSON.parse(line) as { messages: number; cpu_us: number }), broker: treeCpuSeconds(infra.pids().kafka) - brokerStart };
+    }
+  });
+  await waitFor(() => result, { timeoutMs: 120_000, what: 'kafka calibration' });
+  return { client: result!.cpu_us / result!.messages, broker: (result!.broker / result!.messages) * 1e6 };
+}
+
+interface PhaseResult {
+  phase: string;
+  offered: number;
+  events: number;
+  windowSeconds: number;
+  achieved: number;
+  cpu: Record<string, number>;
+  peakPssMb: Record<string, number>;
+  latency: Record<string, { p50: number; p99: number; n: number }>;
+  notAccepted: Record<string, number>;
+  statements?: { calls_per_event: number; mean_us: number; query: string }[];
+}
+
+async function main(): Promise<void> {
+  const phases = args.phases.split(',');
+  log(`bench:pipeline: checkout ${checkout} (${execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD']).toString().trim()}), phases ${phases.join(', ')}, ${SECONDS} s each (idle ${args['idle-seconds']} s)`);
+  const pgConf = args['postgres-conf'];
+  const settings = pgConf === undefined ? postgresSettingsOf(checkout) : pgConf === 'none' ? '' : readFileSync(pgConf, 'utf8');
+  const serviceEnv = Object.fromEntries(args.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  if (args.env.length > 0) log(`service environment: ${args.env.join(' ')}`);
+  let stack: Stack | undefined;
+  const infra = await startInfra(root, settings);
+  // A run stopped by a signal still stops what it started (a private Postgres and broker would outlive it).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void Promise.allSettled([stack?.stop(), infra.stop()]).then(() => process.exit(130)));
+  log(`private infrastructure: postgres ${infra.databaseUrl} (${settings.trim() === '' ? "Debian's defaults" : (pgConf ?? 'deploy/postgres/pulseboard.conf of the checkout')}), kafka ${infra.brokers}, redis ${infra.redisUrl}`);
+  const observer = new Observer();
+  const kafka = testKafka(infra.brokers);
+  const admin = kafka.admin();
+  const db = new pg.Pool({ connectionString: infra.databaseUrl, max: 2 });
+  const results: PhaseResult[] = [];
+  let calibration: { fastifyUs: number; kafkaClientUs: number; kafkaBrokerUs: number } | undefined;
+  try {
+    if (!args['no-calibration']) {
+      const fastifyUs = await calibrateFastify();
+      const k = await calibrateKafka(infra);
+      calibration = { fastifyUs, kafkaClientUs: k.client, kafkaBrokerUs: k.broker };
+      log(`calibration: bare fastify POST ${fmt(fastifyUs)} µs/request (server); raw kafkajs produce+consume ${fmt(k.client)} µs/message (client), broker ${fmt(k.broker)} µs/message`);
+    }
+    await migrate(checkout, infra.databaseUrl);
+    await observer.startReceiver();
+    const profileDir = args.profile ? join(tmpdir(), `pb-pipeline-profiles-${Date.now()}`) : undefined;
+    if (profileDir) log(`CPU profiles go to ${profileDir}/<service>`);
+    stack = await startStack(checkout, infra, { profileDir, env: serviceEnv });
+    const projects = await provision(stack.gateway, stack.adminToken, Number(args.projects), observer.receiverUrl);
+    await observer.start(kafka, infra.databaseUrl, stack.broadcast, projects);
+    await admin.connect();
+    log(`stack up: ${projects.length} projects x 20 tiles, ${projects.length} WebSocket clients subscribed`);
+    const driver = new Driver(stack.gateway, projects);
+
+    const drained = async () => {
+      const offsets = await admin.fetchTopicOffsets('pulseboard.events.v1');
+      const high = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
+      for (const table of ['store_offsets', 'rule_engine_offsets']) {
+        const { rows } = await db.query<{ partition: number; next_offset: string }>(`SELECT partition, next_offset FROM ${table} WHERE topic = 'pulseboard.events.v1'`);
+        const stored = new Map(rows.map((r) => [r.partition, Number(r.next_offset)]));
+        for (const [partition, h] of high) if (h > 0 && (stored.get(partition) ?? -1) < h) return false;
+      }
+      return true;
+    };
+    const waitDrained = () => waitFor(drained, { timeoutMs: 300_000, intervalMs: 50, what: 'the pipeline to drain' });
+
+    if (Number(args.warmup) > 0) {
+      await driver.run(100, Number(args.warmup), 1);
+      await waitDrained();
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+
+    for (const phase of phases) {
+      const [kind, rateText] = phase.split('-') as [string, string | undefined];
+      const rate = Number(rateText ?? 0);
+      const pids = pidsOf(infra, stack);
+      const peak: Record<string, number> = {};
+      const sampleMemory = () => {
+        for (const [name, pid] of Object.entries(pids)) peak[name] = Math.max(peak[name] ?? 0, treePssBytes(pid!));
+      };
+      const sampler = setInterval(sampleMemory, 1000);
+      if (args.profile) await db.query('SELECT pg_stat_statements_reset()');
+      const started = Date.now();
+      const before = cpuNow(pids);
+      let driven: Driven | undefined;
+      if (kind === 'idle') await new Promise((r) => setTimeout(r, Number(args['idle-seconds']) * 1000));
+      else if (kind === 'ingest' || kind === 'webhook') {
+        driven = await driver.run(rate, SECONDS, kind === 'ingest' ? 1 : 100);
+        await waitDrained();
+        await new Promise((r) => setTimeout(r, 1000));
+      } else throw new Error(`unknown phase ${phase}`);
+      const after = cpuNow(pids);
+      const windowSeconds = (Date.now() - started) / 1000;
+      clearInterval(sampler);
+      sampleMemory();
+      // Late arrivals (a notification retried, a slow frame) still count for latency.
+      await new Promise((r) => setTimeout(r, 2000));
+      const events = driven?.events ?? 0;
+      const cpu = Object.fromEntries(Object.keys(before).map((name) => [name, after[name]! - before[name]!]));
+      const latency: PhaseResult['latency'] = {};
+      if (driven) {
+        const stages: Record<string, (id: number) => number | undefined> = {
+          stored: (id) => observer.storedAt(id),
+          change_on_kafka: (id) => observer.arrivals.change.get(id),
+          websocket_frame: (id) => observer.arrivals.ws.get(id),
+          notification: (id) => observer.arrivals.notified.get(id),
+        };
+        latency.request = { p50: percentile(driven.latencies, 50), p99: percentile(driven.latencies, 99), n: driven.latencies.length };
+        for (const [stage, at] of Object.entries(stages)) {
+          const values: number[] = [];
+          for (const [id, answered] of driven.answered) {
+            const t = at(id);
+            if (t !== undefined) values.push(t - answered);
+          }
+          latency[stage] = { p50: percentile(values, 50), p99: percentile(values, 99), n: values.length };
+        }
+      }
+      let statements: PhaseResult['statements'];
+      if (args.profile) {
+        const { rows } = await db.query<{ calls: string; mean: number; query: string }>(
+          `SELECT calls::text, mean_exec_time * 1000 AS mean, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12`,
+        );
+        // Idle: calls per second instead of per event.
+        statements = rows.map((r) => ({ calls_per_event: Number(r.calls) / (events > 0 ? events : windowSeconds), mean_us: r.mean, query: r.query.slice(0, 110) }));
+      }
+      const result: PhaseResult = {
+        phase,
+        offered: rate,
+        events,
+        windowSeconds,
+        achieved: events / windowSeconds,
+        cpu,
+        peakPssMb: Object.fromEntries(Object.entries(peak).map(([k, v]) => [k, v / 2 ** 20])),
+        latency,
+        notAccepted: Object.fromEntries(driven?.other ?? []),
+        statements,
+      };
+      results.push(result);
+      report(result);
+    }
+    driver.close();
+  } finally {
+    await observer.stop().catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+    await db.end().catch(() => undefined);
+    await stack?.stop();
+    await infra.stop();
+  }
+  if (args.json) writeFileSync(args.json, JSON.stringify({ checkout, env: args.env, postgres: settings, commit: execFileSync('git', ['-C', checkout, 'rev-parse', 'HEAD']).toString().trim(), calibration, results }, null, 2));
+}
+
+function report(r: PhaseResult): void {
+  const total = Object.values(r.cpu).reduce((a, b) => a + b, 0);
+  log();
+  if (r.events === 0) log(`phase ${r.phase}: ${r.windowSeconds.toFixed(1)} s, no events; the stack used ${(total / r.windowSeconds).toFixed(3)} cores`);
+  else {
+    const kind = r.phase.startsWith('webhook') ? 'webhook batches of 100' : 'single events to /ingest';
+    log(`phase ${r.phase}: ${kind}, offered ${fmt(r.offered)} events/s for ${SECONDS} s, ${fmt(r.events)} accepted; window ${r.windowSeconds.toFixed(1)} s to drained, ${fmt(r.achieved)} events/s sustained${Object.keys(r.notAccepted).length > 0 ? `; answers other than 201: ${JSON.stringify(r.notAccepted)}` : ''}`);
+  }
+  log(`  ${'process'.padEnd(14)}${'µs/event'.padStart(10)}${'cores'.padStart(8)}${'peak MB'.padStart(9)}`);
+  for (const name of PROCESSES) {
+    if (r.cpu[name] === undefined) continue;
+    log(`  ${name.padEnd(14)}${(r.events > 0 ? fmt((r.cpu[name]! / r.events) * 1e6) : '-').padStart(10)}${(r.cpu[name]! / r.windowSeconds).toFixed(3).padStart(8)}${fmt(r.peakPssMb[name]!).padStart(9)}`);
+  }
+  log(`  ${'TOTAL'.padEnd(14)}${(r.events > 0 ? fmt((total / r.events) * 1e6) : '-').padStart(10)}${(total / r.windowSeconds).toFixed(3).padStart(8)}`);
+  if (r.events > 0) {
+    log(`  latency ms p50 / p99 from the 201 (request: the HTTP call itself):`);
+    for (const [stage, l] of Object.entries(r.latency)) log(`    ${stage.padEnd(16)}${`${fmt(l.p50)} / ${fmt(l.p99)}`.padStart(14)}  (${fmt(l.n)} events)`);
+  }
+  if (r.statements) {
+    log(`  top statements (pg_stat_statements, by total time): calls/${r.events > 0 ? 'event' : 'second'}, mean µs, query`);
+    for (const s of r.statements) log(`    ${s.calls_per_event.toFixed(3).padStart(7)} ${fmt(s.mean_us).padStart(6)}  ${s.query}`);
+  }
+}
+
+await main();

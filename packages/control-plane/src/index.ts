@@ -1,0 +1,9 @@
+/**
+ * The control plane's read side: every query a service other than the gateway
+ * (which owns and migrates the control-plane tables) makes on accounts, users,
+ * projects, tiles and notification services. No SQL on those tables anywhere
+ * else (checked by `ownership.test.ts`).
+ */
+export * from './project-rules.ts';
+export * from './credentials.ts';
+export * from './retention.ts';

@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The control-plane tables belong to the gateway (it writes and migrates
+ * them); every other service reads them through this package. This fails the
+ * build when a service's (or another package's) SQL names one of them.
+ */
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const TABLES = ['accounts', 'users', 'projects', 'tiles', 'notification_services', 'control_outbox'];
+// SQL keywords are written in capitals in this code base; prose ("read from projects") is not SQL.
+const SQL = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(${TABLES.join('|')})\\b`, 'g');
+
+/**
+ * Files whose queries still join a control-plane table with the service's own
+ * (not moved yet: see issue 23). The list may only shrink: each entry must
+ * still hold such SQL, or the test asks for its removal.
+ */
+const NOT_MOVED_YET = new Set(['services/broadcast/src/repository.ts', 'services/notification/src/repository.ts']);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name === 'dist') return [];
+    if (statSync(path).isDirectory()) return sources(path);
+    return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function offenders(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const dirs = [
+    ...readdirSync(join(root, 'services')).filter((s) => s !== 'gateway').map((s) => join(root, 'services', s, 'src')),
+    ...readdirSync(join(root, 'packages')).filter((p) => p !== 'control-plane' && p !== 'test-kit').map((p) => join(root, 'packages', p, 'src')),
+  ];
+  for (const dir of dirs) {
+    for (const file of sources(dir)) {
+      const names = [...readFileSync(file, 'utf8').matchAll(SQL)].map((m) => m[0]);
+      if (names.length > 0) found.set(relative(root, file), names);
+    }
+  }
+  return found;
+}
+
+describe('control-plane table ownership', () => {
+  const found = offenders();
+
+  it('no service but the gateway, and no package but control-plane, has SQL naming a control-plane table', () => {
+    const unexpected = [...found].filter(([file]) => !NOT_MOVED_YET.has(file));
+    expect(unexpected, 'read these tables through @pulseboard/control-plane').toEqual([]);
+  });
+
+  it('the files not moved yet still need their exception (the list only shrinks)', () => {
+    for (const file of NOT_MOVED_YET) expect(found.has(file), `${file} no longer names a control-plane table: remove it from NOT_MOVED_YET`).toBe(true);
+  });
+
+  it('finds SQL naming the tables, not prose', () => {
+    expect('SELECT id FROM tiles t JOIN projects p ON true'.match(SQL)).toEqual(['FROM tiles', 'JOIN projects']);
+    expect('the events of projects from projects'.match(SQL)).toBeNull();
+  });
+});
