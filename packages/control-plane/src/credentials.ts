@@ -6,13 +6,33 @@ export interface VisibleProject {
   name: string;
 }
 
+/** A user token as authentication sees it: whose it is, and whether it has expired. */
+export interface UserTokenHolder {
+  id: number;
+  account_id: number;
+  token_id: number;
+  expired: boolean;
+}
+
 /**
- * Who a user token belongs to, by its SHA-256 (tokens are stored only hashed):
- * the one lookup of it, for the gateway and the broadcast service alike.
+ * Who a user token belongs to, by its SHA-256 (tokens are stored only hashed),
+ * expired or not (the gateway answers an expired one with its own message).
+ * Expiry is judged by Postgres' clock, the same one `liveCredentials` uses.
  */
+export async function userTokenByHash(pool: Pool, tokenHash: Buffer): Promise<UserTokenHolder | undefined> {
+  const { rows } = await pool.query<UserTokenHolder>(
+    `SELECT u.id, u.account_id, t.id AS token_id, coalesce(t.expires_at <= now(), false) AS expired
+       FROM user_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1`,
+    [tokenHash],
+  );
+  const row = rows[0];
+  return row === undefined ? undefined : { ...row, token_id: Number(row.token_id) };
+}
+
+/** Who a live (not revoked, not expired) user token belongs to: the lookup of the broadcast service. */
 export async function findUserByTokenHash(pool: Pool, tokenHash: Buffer): Promise<{ id: number; account_id: number } | undefined> {
-  const { rows } = await pool.query<{ id: number; account_id: number }>('SELECT id, account_id FROM users WHERE token_hash = $1', [tokenHash]);
-  return rows[0];
+  const holder = await userTokenByHash(pool, tokenHash);
+  return holder === undefined || holder.expired ? undefined : { id: holder.id, account_id: holder.account_id };
 }
 
 /** The live project an API key (by its SHA-256) opens. */
@@ -27,7 +47,7 @@ export async function accountProjects(pool: Pool, accountId: number): Promise<Vi
   return rows;
 }
 
-/** Which of these credential hashes (hex) still open something: the rest were regenerated or deleted. */
+/** Which of these credential hashes (hex) still open something: the rest were regenerated, revoked, expired or deleted. */
 export async function liveCredentials(pool: Pool, keyHashes: Buffer[], tokenHashes: Buffer[]): Promise<Set<string>> {
   const live = new Set<string>();
   if (keyHashes.length > 0) {
@@ -35,7 +55,7 @@ export async function liveCredentials(pool: Pool, keyHashes: Buffer[], tokenHash
     for (const r of rows) live.add(r.h.toString('hex'));
   }
   if (tokenHashes.length > 0) {
-    const { rows } = await pool.query<{ h: Buffer }>('SELECT token_hash AS h FROM users WHERE token_hash = ANY($1::bytea[])', [tokenHashes]);
+    const { rows } = await pool.query<{ h: Buffer }>('SELECT token_hash AS h FROM user_tokens WHERE token_hash = ANY($1::bytea[]) AND (expires_at IS NULL OR expires_at > now())', [tokenHashes]);
     for (const r of rows) live.add(r.h.toString('hex'));
   }
   return live;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * build when a service's (or another package's) SQL names one of them.
  */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const TABLES = ['accounts', 'users', 'projects', 'tiles', 'notification_services', 'control_outbox'];
+const TABLES = ['accounts', 'users', 'user_tokens', 'projects', 'tiles', 'notification_services', 'control_outbox'];
 // SQL keywords are written in capitals in this code base; prose ("read from projects") is not SQL.
 const SQL = new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\\s+(${TABLES.join('|')})\\b`, 'g');
 

@@ -305,6 +305,36 @@ export const userWithTokenSchema = {
   properties: { id, account_id: id, email: { type: 'string' }, token: { type: 'string', pattern: '^evu_' } },
 } as const;
 
+const userTokenProperties = {
+  id,
+  user_id: id,
+  label: { type: 'string', description: 'What the token is for (empty when none was given)' },
+  prefix: { type: 'string', description: 'The first characters of the token, to tell tokens apart; the token itself is never shown again' },
+  created_at: dateTime,
+  expires_at: { ...nullable(dateTime), description: 'When the token stops working (401); null: never' },
+  last_used_at: { ...nullable(dateTime), description: 'When a request last authenticated with it (updated at most about once a minute); null: never used' },
+} as const;
+
+/** One of a user's tokens, as listed: never the secret. */
+export const userTokenSchema = {
+  $id: `${S}user-token.json`,
+  title: 'UserToken',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'user_id', 'label', 'prefix', 'created_at', 'expires_at', 'last_used_at'],
+  properties: userTokenProperties,
+} as const;
+
+/** A new user token: the secret is shown once, when it is made. */
+export const userTokenWithSecretSchema = {
+  $id: `${S}user-token-with-secret.json`,
+  title: 'UserTokenWithSecret',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'user_id', 'label', 'prefix', 'created_at', 'expires_at', 'last_used_at', 'token'],
+  properties: { ...userTokenProperties, token: { type: 'string', pattern: '^evu_' } },
+} as const;
+
 /** Every response resource schema, for registering them at once. */
 export const API_RESOURCE_SCHEMAS = [
   listMetaSchema,
@@ -325,4 +355,6 @@ export const API_RESOURCE_SCHEMAS = [
   accountSchema,
   userSchema,
   userWithTokenSchema,
+  userTokenSchema,
+  userTokenWithSecretSchema,
 ] as const;

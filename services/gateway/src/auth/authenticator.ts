@@ -1,13 +1,15 @@
 import type { Pool } from '@pulseboard/db';
 import { PulseboardError } from '@pulseboard/contracts';
 import type { RedisClient } from '../redis-client.ts';
-import { findUserByTokenHash } from '../repositories/users.ts';
+import { touchUserToken, userTokenByHash } from '../repositories/users.ts';
 import { bearerToken, credentialKind, hashSecret } from '@pulseboard/contracts';
 import type { ProjectAuth, ProjectDirectory } from './project-directory.ts';
 import { readRevision } from './revision.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
 
 const UNKNOWN_TOKEN_TTL_MS = 60_000;
+// last_used_at is a hint: written at most this often per token by one gateway (no write per request).
+const LAST_USED_EVERY_MS = 60_000;
 
 /** Who a request's Bearer secret says it is: a project (API key `evk_`) or a user (token `evu_`). */
 export type Credential = ProjectCredential | { kind: 'user'; userId: number; accountId: number };
@@ -37,7 +39,9 @@ export class Authenticator {
 
   // Hashes of user tokens no user holds, until when. A new token is random, so it is never in
   // here; a token that stopped working is remembered as unknown for this long.
-  private readonly unknownTokens = new Map<string, number>();
+  private readonly unknownTokens = new Map<string, { until: number; expired: boolean }>();
+  // Token id -> when this gateway last wrote its last_used_at.
+  private readonly lastUsedWritten = new Map<number, number>();
 
   /**
    * The credential of an Authorization header: synchronously when it is a
@@ -57,7 +61,7 @@ export class Authenticator {
 
   private async identifyUncached(secret: string, client: string): Promise<Credential> {
     await this.throttle.check(client, secret);
-    let credential: Credential | undefined;
+    let credential: Credential | 'expired' | undefined;
     switch (credentialKind(secret)) {
       case 'project': {
         const project = await this.directory.byApiKey(secret);
@@ -70,7 +74,10 @@ export class Authenticator {
       default:
         break;
     }
-    if (credential === undefined) throw await this.throttle.fail(client, secret, new PulseboardError('invalid_api_key'));
+    if (credential === undefined || credential === 'expired') {
+      const refused = credential === 'expired' ? new PulseboardError('invalid_api_key', { message: 'The user token has expired' }) : new PulseboardError('invalid_api_key');
+      throw await this.throttle.fail(client, secret, refused);
+    }
     return credential;
   }
 
@@ -105,19 +112,33 @@ export class Authenticator {
     return live(fresh);
   }
 
-  /** A user token's user; undefined for a token no user holds (remembered, so a repeat costs no query). */
-  private async user(token: string): Promise<Credential | undefined> {
+  /**
+   * A user token's user; undefined for a token no user holds (remembered, so a
+   * repeat costs no query); `expired` for a token past its expiry (remembered
+   * too: it never comes back), answered as `invalid_api_key` saying so.
+   */
+  private async user(token: string): Promise<Credential | 'expired' | undefined> {
     const hash = hashSecret(token);
     const id = hash.toString('base64');
     const knownBad = this.unknownTokens.get(id);
-    if (knownBad !== undefined && knownBad > Date.now()) return undefined;
-    const user = await findUserByTokenHash(this.pool, hash);
-    if (user === undefined) {
+    if (knownBad !== undefined && knownBad.until > Date.now()) return knownBad.expired ? 'expired' : undefined;
+    const holder = await userTokenByHash(this.pool, hash);
+    if (holder === undefined || holder.expired) {
       if (this.unknownTokens.size >= 100_000) this.unknownTokens.clear();
-      this.unknownTokens.set(id, Date.now() + UNKNOWN_TOKEN_TTL_MS);
-      return undefined;
+      this.unknownTokens.set(id, { until: Date.now() + UNKNOWN_TOKEN_TTL_MS, expired: holder !== undefined });
+      return holder === undefined ? undefined : 'expired';
     }
-    return { kind: 'user', userId: user.id, accountId: user.account_id };
+    this.noteUse(holder.token_id);
+    return { kind: 'user', userId: holder.id, accountId: holder.account_id };
+  }
+
+  /** Writes a token's last_used_at off the request's path, at most once a minute per token. */
+  private noteUse(tokenId: number): void {
+    const now = Date.now();
+    if ((this.lastUsedWritten.get(tokenId) ?? 0) > now - LAST_USED_EVERY_MS) return;
+    if (this.lastUsedWritten.size >= 100_000) this.lastUsedWritten.clear();
+    this.lastUsedWritten.set(tokenId, now);
+    touchUserToken(this.pool, tokenId).catch(() => undefined);
   }
 }
 

@@ -8,7 +8,7 @@ import { parseNumericId } from '../params/ids.ts';
 import { accountExists, insertAccount, listAccounts, updateAccountCeilings, type AccountCeilings } from '../repositories/accounts.ts';
 import { insertProject, listAccountProjects, softDeleteProject } from '../repositories/projects.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
-import { alreadyTaken, createAccountBody, createProjectBody, createUserBody, updateAccountCeilingsBody } from './admin-schemas.ts';
+import { alreadyTaken, createAccountBody, createProjectBody, createUserBody, createUserTokenBody, updateAccountCeilingsBody } from './admin-schemas.ts';
 import { registerAdminUserRoutes } from './admin-user-routes.ts';
 import { presentProject } from './present.ts';
 import { accountSchema, projectSchema, projectWithKeySchema } from '@pulseboard/contracts';
@@ -31,7 +31,7 @@ export interface AdminRouteDeps {
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   app.register(async (admin) => {
     admin.addHook('onRequest', adminGuard(deps.adminToken));
-    for (const schema of [createAccountBody, createUserBody, createProjectBody, updateAccountCeilingsBody]) admin.addSchema(schema);
+    for (const schema of [createAccountBody, createUserBody, createUserTokenBody, createProjectBody, updateAccountCeilingsBody]) admin.addSchema(schema);
 
     admin.post<{ Body: { name: string; hourly_request_limit?: number } }>('/api/v1/admin/accounts', { schema: { ...ADMIN, summary: 'Create an account', body: { $ref: createAccountBody.$id }, response: { 201: body(accountSchema, 'The account'), ...errors('envelope', ADMIN_BODY_ERRORS) } } }, async (request, reply) =>
       reply.code(201).send(await insertAccount(deps.pool, request.body.name, request.body.hourly_request_limit)),

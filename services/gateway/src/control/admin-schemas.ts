@@ -33,6 +33,17 @@ export const createUserBody = {
   properties: { email: { type: 'string', format: 'email', maxLength: 320 } },
 } as const;
 
+/** POST /admin/users/:id/tokens: a label to tell the token apart, and when it stops working (none: never). */
+export const createUserTokenBody = {
+  $id: 'https://pulseboard.dev/schemas/admin-create-user-token.json',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    label: { type: 'string', maxLength: 200 },
+    expires_at: { type: 'string', format: 'date-time', description: 'When the token stops working (in the future); absent: never' },
+  },
+} as const;
+
 export const createProjectBody = {
   $id: 'https://pulseboard.dev/schemas/admin-create-project.json',
   type: 'object',

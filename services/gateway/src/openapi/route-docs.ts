@@ -64,7 +64,7 @@ const ERROR_TEXT: Record<number, string> = {
   402: '`quota_exceeded`: the monthly quota is spent',
   403: '`forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project',
   404: '`not_found` / `project_not_found`: no such resource, or not one this credential may see',
-  409: '`idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services)',
+  409: '`idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user\'s tokens)',
   413: '`payload_too_large`',
   415: '`unsupported_media_type`: the body must be application/json',
   422: '`idempotency_key_reused`: this Idempotency-Key was used with a different body',

@@ -7,13 +7,39 @@ export interface UserRecord {
   email: string;
 }
 
-/** The user holding the token whose hash this is: the lookup every service shares. */
-export { findUserByTokenHash } from '@pulseboard/control-plane';
+/** What is stored of a user token: never the secret, only its hash (not returned) and first characters. */
+export interface UserTokenRecord {
+  id: number;
+  user_id: number;
+  label: string;
+  prefix: string;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
 
-/** A new user of an account; `no_account`, or `taken` when the email is. */
-export async function insertUser(pool: Pool, accountId: number, email: string, tokenHash: Buffer): Promise<UserRecord | 'no_account' | 'taken'> {
+/** A new user token as stored: its hash, the characters shown in lists, its label and expiry. */
+export interface NewUserToken {
+  hash: Buffer;
+  prefix: string;
+  label: string;
+  expiresAt: Date | null;
+}
+
+/** Who holds a user token (expired or not): the lookup every service shares. */
+export { findUserByTokenHash, userTokenByHash } from '@pulseboard/control-plane';
+
+const TOKEN_COLUMNS = 'id, user_id, label, token_prefix AS prefix, created_at, expires_at, last_used_at';
+
+/** A new user of an account with its first token, in one statement; `no_account`, or `taken` when the email is. */
+export async function insertUser(pool: Pool, accountId: number, email: string, token: NewUserToken): Promise<UserRecord | 'no_account' | 'taken'> {
   try {
-    const { rows } = await pool.query<UserRecord>('INSERT INTO users (account_id, email, token_hash) SELECT id, $2, $3 FROM accounts WHERE id = $1 RETURNING id, account_id, email', [accountId, email, tokenHash]);
+    const { rows } = await pool.query<UserRecord>(
+      `WITH u AS (INSERT INTO users (account_id, email) SELECT id, $2 FROM accounts WHERE id = $1 RETURNING id, account_id, email),
+            t AS (INSERT INTO user_tokens (user_id, label, token_hash, token_prefix, expires_at) SELECT id, $5, $3, $4, $6 FROM u)
+       SELECT id, account_id, email FROM u`,
+      [accountId, email, token.hash, token.prefix, token.label, token.expiresAt],
+    );
     return rows[0] ?? 'no_account';
   } catch (error) {
     if (isUniqueViolation(error)) return 'taken';
@@ -26,10 +52,58 @@ export async function listAccountUsers(pool: Pool, accountId: number): Promise<(
   return rows;
 }
 
-/** Replaces a user's token hash: the old token stops working at once (tokens are looked up on every request). */
-export async function replaceUserToken(pool: Pool, userId: number, tokenHash: Buffer): Promise<UserRecord | undefined> {
-  const { rows } = await pool.query<UserRecord>('UPDATE users SET token_hash = $2 WHERE id = $1 RETURNING id, account_id, email', [userId, tokenHash]);
+/** Replaces every token of a user by one new one, in one statement: the old ones stop working at once (tokens are looked up on every request). */
+export async function replaceUserToken(pool: Pool, userId: number, token: NewUserToken): Promise<UserRecord | undefined> {
+  const { rows } = await pool.query<UserRecord>(
+    `WITH u AS (SELECT id, account_id, email FROM users WHERE id = $1 FOR UPDATE),
+          d AS (DELETE FROM user_tokens WHERE user_id IN (SELECT id FROM u)),
+          t AS (INSERT INTO user_tokens (user_id, label, token_hash, token_prefix, expires_at) SELECT id, $4, $2, $3, $5 FROM u)
+     SELECT id, account_id, email FROM u`,
+    [userId, token.hash, token.prefix, token.label, token.expiresAt],
+  );
   return rows[0];
+}
+
+/**
+ * One more token for a user, unless it holds `maxTokens` already (`limit`);
+ * `no_user` when there is no such user. The user row is locked so that two
+ * concurrent calls cannot both pass the cap.
+ */
+export async function insertUserToken(pool: Pool, userId: number, token: NewUserToken, maxTokens: number): Promise<UserTokenRecord | 'no_user' | 'limit'> {
+  const { rows } = await pool.query<Partial<UserTokenRecord> & { found: boolean }>(
+    `WITH u AS (SELECT id FROM users WHERE id = $1 FOR UPDATE),
+          ins AS (INSERT INTO user_tokens (user_id, label, token_hash, token_prefix, expires_at)
+                  SELECT id, $4, $2, $3, $5 FROM u WHERE (SELECT count(*) FROM user_tokens WHERE user_id = u.id) < $6
+                  RETURNING ${TOKEN_COLUMNS})
+     SELECT EXISTS (SELECT 1 FROM u) AS found, ins.* FROM (SELECT 1) one LEFT JOIN ins ON true`,
+    [userId, token.hash, token.prefix, token.label, token.expiresAt, maxTokens],
+  );
+  const row = rows[0]!;
+  if (!row.found) return 'no_user';
+  if (row.id === null || row.id === undefined) return 'limit';
+  const { found: _found, ...record } = row;
+  return record as UserTokenRecord;
+}
+
+/** A user's tokens, oldest first; undefined when there is no such user. */
+export async function listUserTokens(pool: Pool, userId: number): Promise<UserTokenRecord[] | undefined> {
+  const { rows } = await pool.query<UserTokenRecord & { found: boolean }>(
+    `SELECT true AS found, t.* FROM users u LEFT JOIN LATERAL (SELECT ${TOKEN_COLUMNS} FROM user_tokens WHERE user_id = u.id) t ON true WHERE u.id = $1 ORDER BY t.id`,
+    [userId],
+  );
+  if (rows.length === 0) return undefined;
+  return rows.filter((r) => r.id !== null).map(({ found: _found, ...record }) => record);
+}
+
+/** Revokes (deletes) one token of a user: the very next request with it is refused. False when the user has no such token. */
+export async function revokeUserToken(pool: Pool, userId: number, tokenId: number): Promise<boolean> {
+  const { rowCount } = await pool.query('DELETE FROM user_tokens WHERE id = $1 AND user_id = $2', [tokenId, userId]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** Records that a token was used (a hint, written at most about once a minute per token and gateway). */
+export async function touchUserToken(pool: Pool, tokenId: number): Promise<void> {
+  await pool.query('UPDATE user_tokens SET last_used_at = now() WHERE id = $1', [tokenId]);
 }
 
 export async function deleteUser(pool: Pool, userId: number): Promise<boolean> {
