@@ -1,0 +1,5448 @@
+// Generated from docs/openapi.json by `pnpm client:types` (openapi-typescript). Do not edit: a unit test fails when it drifts.
+export interface paths {
+    "/api/v1/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every account */
+        get: operations["getApiV1AdminAccounts"];
+        put?: never;
+        /** Create an account */
+        post: operations["postApiV1AdminAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an account's ceilings for its projects' limits */
+        put: operations["putApiV1AdminAccountsId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{id}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's projects */
+        get: operations["getApiV1AdminAccountsIdProjects"];
+        put?: never;
+        /** Create a project in an account; its API key is shown once */
+        post: operations["postApiV1AdminAccountsIdProjects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's users */
+        get: operations["getApiV1AdminAccountsIdUsers"];
+        put?: never;
+        /** Create a user; its token is shown once */
+        post: operations["postApiV1AdminAccountsIdUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/projects/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a project (its key stops working at once) */
+        delete: operations["deleteApiV1AdminProjectsKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a user (its token stops working at once) */
+        delete: operations["deleteApiV1AdminUsersId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue a new token for a user (the old one stops working at once) */
+        post: operations["postApiV1AdminUsersIdToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stored events, newest first
+         * @description Filters combine with AND. Any other query parameter (full-text `q`, `attributes.*`) is refused with 400, not ignored. `X-Total-Count-Exact: false` when `meta.total_count` is a lower bound (the count stops at a cap).
+         */
+        get: operations["getApiV1Events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One stored event */
+        get: operations["getApiV1EventsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the gateway answers, for a project key (spec 4.4) */
+        get: operations["getApiV1Health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/alertmanager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Alertmanager's webhook payload, as events */
+        post: operations["postApiV1IntegrationsAlertmanager"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/cloudevents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** CloudEvents 1.0 (structured or batch), as events */
+        post: operations["postApiV1IntegrationsCloudevents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/github": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** GitHub webhooks, as events (authenticated by their X-Hub-Signature-256) */
+        post: operations["postApiV1IntegrationsGithub"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integrations/pagerduty/v2/enqueue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** PagerDuty Events API v2, as events (the routing_key in the body names the project) */
+        post: operations["postApiV1IntegrationsPagerdutyV2Enqueue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's notification services (secrets masked) */
+        get: operations["getApiV1Notifications"];
+        put?: never;
+        /** Create a notification service (a webhook without a secret gets one, shown once) */
+        post: operations["postApiV1Notifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a notification service (a webhook keeps its secret unless given one) */
+        put: operations["putApiV1NotificationsId"];
+        post?: never;
+        /** Delete a notification service */
+        delete: operations["deleteApiV1NotificationsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The service's deliveries, newest first */
+        get: operations["getApiV1NotificationsIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message through the service; answers with the outcome, waited for up to NOTIFY_SEND_TIMEOUT_MS (then `pending`) */
+        post: operations["postApiV1NotificationsIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/send_message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message through the service; answers with the outcome, waited for up to NOTIFY_SEND_TIMEOUT_MS (then `pending`) */
+        post: operations["postApiV1NotificationsIdSendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credential's projects (a project key: its own) */
+        get: operations["getApiV1Projects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project */
+        get: operations["getApiV1ProjectsId"];
+        /** Change name, settings, or (user token only) limits and quota */
+        put: operations["putApiV1ProjectsId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's integration secrets (masked) */
+        get: operations["getApiV1ProjectsIdIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/integrations/{integration}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an integration's secret for the project */
+        put: operations["putApiV1ProjectsIdIntegrationsIntegration"];
+        post?: never;
+        /** Remove an integration's secret */
+        delete: operations["deleteApiV1ProjectsIdIntegrationsIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/regenerate_key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the API key (user token; `{"confirm": true}`); the old key stops working at once */
+        post: operations["postApiV1ProjectsIdRegenerateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rate_limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every limit with its usage, read without consuming anything
+         * @description A project key gets its project (`data` is one report); a user token gets every project of its account ordered by key (`data` is a list), `?project_key=` narrows it to one.
+         */
+        get: operations["getApiV1RateLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tiles, by project and position */
+        get: operations["getApiV1Tiles"];
+        put?: never;
+        /** Create a tile */
+        post: operations["postApiV1Tiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tiles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One tile */
+        get: operations["getApiV1TilesId"];
+        /** Change a tile */
+        put: operations["putApiV1TilesId"];
+        post?: never;
+        /** Delete a tile */
+        delete: operations["deleteApiV1TilesId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tiles/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tile's state as the rule engine committed it (`unknown`, version 0, before its first change) */
+        get: operations["getApiV1TilesIdState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one event or a batch of up to 100
+         * @description A batch (`{"events": [...]}`) is validated all or nothing. 201 carries the rule engine's outcome (`tiles_affected`); 202 means stored, the outcome not awaited or not in time. Every answer after the limit check carries the rate-limit headers.
+         */
+        post: operations["postApiV1Webhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness probe (no credential) */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one event
+         * @description Answered 201 only after Kafka acknowledged the event. Order of checks: credential, project, rate limits (429), quota (402), validation (400).
+         */
+        post: operations["postIngest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (no credential) */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness probe (no credential): the producer connected and Redis reachable; Postgres reported, not required */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** Account */
+        Account: {
+            /** Format: date-time */
+            created_at?: string;
+            hourly_request_limit: number | null;
+            id: number;
+            max_burst_limit?: number | null;
+            max_hourly_request_limit?: number | null;
+            /** @description The most a user token may set a project's quota to; null: the environment's ceiling */
+            max_monthly_quota?: number | null;
+            name: string;
+        };
+        AdminCreateAccount: {
+            hourly_request_limit?: number;
+            name: string;
+            retention_days?: number;
+        };
+        AdminCreateProject: {
+            burst_limit?: number;
+            hourly_request_limit?: number;
+            monthly_quota?: number;
+            name: string;
+            project_key: string;
+        };
+        AdminCreateUser: {
+            /** Format: email */
+            email: string;
+        };
+        AdminUpdateAccountCeilings: {
+            max_burst_limit?: number | null;
+            max_hourly_request_limit?: number | null;
+            max_monthly_quota?: number | null;
+        };
+        /** AlertmanagerWebhook */
+        AlertmanagerWebhook: {
+            alerts: {
+                annotations?: {
+                    [key: string]: string;
+                };
+                endsAt?: string;
+                fingerprint?: string;
+                generatorURL?: string;
+                labels?: {
+                    [key: string]: string;
+                };
+                startsAt?: string;
+                /** @enum {string} */
+                status: "firing" | "resolved";
+            }[];
+            commonAnnotations?: {
+                [key: string]: string;
+            };
+            commonLabels?: {
+                [key: string]: string;
+            };
+            externalURL?: string;
+            groupKey?: string;
+            groupLabels?: {
+                [key: string]: string;
+            };
+            receiver?: string;
+            /** @enum {string} */
+            status?: "firing" | "resolved";
+            truncatedAlerts?: number;
+            version?: string;
+        };
+        /** CloudEvent */
+        CloudEvent: {
+            /** @description Extension: the envelope correlation_id */
+            correlationid?: string;
+            data?: unknown;
+            data_base64?: string;
+            datacontenttype?: string;
+            dataschema?: string;
+            id: string;
+            /** @description Extension: the envelope channel */
+            pbchannel?: string;
+            /** @description Extension: the envelope severity */
+            pbseverity?: string;
+            /** @description Extension: the envelope type (default infrastructure) */
+            pbtype?: string;
+            source: string;
+            /** @enum {string} */
+            specversion: "1.0";
+            subject?: string;
+            time?: string;
+            type: string;
+        };
+        /** CloudEventBatch */
+        CloudEventBatch: components["schemas"]["CloudEvent"][];
+        CreateNotification: {
+            config: Record<string, never>;
+            name: string;
+            /** @enum {string} */
+            type: "webhook" | "slack" | "email";
+        };
+        CreateTile: {
+            kind: string;
+            name: string;
+            notification_service_ids?: number[];
+            position?: number;
+            project_key?: string;
+            rule: components["schemas"]["TileRule"];
+            settings?: Record<string, never>;
+        };
+        /** Delivery */
+        Delivery: {
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            delivered_at: string | null;
+            event_id: number | null;
+            id: string;
+            last_error: string | null;
+            response_status: number | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            tile_id: number | null;
+        };
+        /** ErrorEnvelope */
+        ErrorEnvelope: {
+            error: {
+                /** @enum {string} */
+                code: "bad_request" | "validation_error" | "authentication_required" | "invalid_api_key" | "invalid_signature" | "invalid_admin_token" | "quota_exceeded" | "forbidden" | "user_token_required" | "api_key_required" | "not_found" | "project_not_found" | "idempotency_conflict" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "resource_limit_reached" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+                details?: components["schemas"]["ValidationDetails"];
+                message: string;
+            };
+        };
+        /** EventEnvelope */
+        EventEnvelope: {
+            attributes: Record<string, never>;
+            channel?: string;
+            correlation_id?: string;
+            labels?: string[];
+            name: string;
+            project_key: string;
+            /** @enum {string} */
+            severity?: "info" | "warn" | "error" | "critical";
+            source?: string;
+            /** Format: iso-date-time */
+            timestamp: string;
+            /** @enum {string} */
+            type: "deployment" | "uptime" | "error" | "metric" | "infrastructure";
+        };
+        /** GitHubWebhook */
+        GitHubWebhook: Record<string, never>;
+        /** IngestAccepted */
+        IngestAccepted: {
+            /** @description The integer id; `evt_<id>` names the same event */
+            event_id: number;
+            message: string;
+            quota_limit: number;
+            quota_used: number;
+            /** @description Events left in the burst window */
+            rate_limit_remaining: number;
+            /** @enum {unknown} */
+            status: "accepted";
+        };
+        /** IngestError */
+        IngestError: {
+            /** @enum {string} */
+            code: "bad_request" | "validation_error" | "authentication_required" | "invalid_api_key" | "invalid_signature" | "invalid_admin_token" | "quota_exceeded" | "forbidden" | "user_token_required" | "api_key_required" | "not_found" | "project_not_found" | "idempotency_conflict" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "resource_limit_reached" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            /** @description 429: what the window has used */
+            current_usage?: number;
+            details?: components["schemas"]["ValidationDetails"];
+            message: string;
+            /** @description 402: the monthly quota */
+            quota_limit?: number;
+            /**
+             * Format: date-time
+             * @description 402: when the quota starts again (UTC month start)
+             */
+            quota_reset_at?: string;
+            /** @description 402: events counted this month */
+            quota_used?: number;
+            /** @description 429: the limit of the window that refused */
+            rate_limit?: number;
+            /** @description 429: seconds until the window ends (also the Retry-After header) */
+            retry_after?: number;
+            /** @enum {unknown} */
+            status: "error";
+        };
+        /** ListMeta */
+        ListMeta: {
+            current_page: number;
+            per_page: number;
+            total_count: number;
+            total_pages: number;
+        };
+        /** NotificationService */
+        NotificationService: {
+            /** @description The type's config; secret fields masked (a webhook secret is shown once, when generated) */
+            config: Record<string, never>;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            name: string;
+            /** @enum {string} */
+            type: "webhook" | "slack" | "email";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** PagerDutyEvent */
+        PagerDutyEvent: {
+            client?: string;
+            client_url?: string;
+            dedup_key?: string;
+            /** @enum {string} */
+            event_action: "trigger" | "acknowledge" | "resolve";
+            images?: Record<string, never>[];
+            links?: Record<string, never>[];
+            payload?: {
+                class?: string;
+                component?: string;
+                custom_details?: unknown;
+                group?: string;
+                /** @enum {string} */
+                severity?: "critical" | "error" | "warning" | "info";
+                source?: string;
+                summary?: string;
+                timestamp?: string;
+            };
+            /** @description The project's API key (evk_...) */
+            routing_key?: string;
+        };
+        /** Project */
+        Project: {
+            account_id: number;
+            api_key_prefix: string;
+            burst_limit: number | null;
+            /** Format: date-time */
+            created_at: string;
+            hourly_request_limit: number | null;
+            /** @description The project key (projects are named by their key) */
+            id: string;
+            limits: {
+                burst_per_minute: number;
+                monthly_quota: number;
+                project_hourly_requests: number;
+                retention_days: number;
+            };
+            monthly_quota: number;
+            name: string;
+            project_key: string;
+            retention_days: number | null;
+            settings: Record<string, never>;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** ProjectWithKey */
+        ProjectWithKey: {
+            account_id: number;
+            api_key: string;
+            api_key_prefix: string;
+            burst_limit: number | null;
+            /** Format: date-time */
+            created_at: string;
+            hourly_request_limit: number | null;
+            /** @description The project key (projects are named by their key) */
+            id: string;
+            limits: {
+                burst_per_minute: number;
+                monthly_quota: number;
+                project_hourly_requests: number;
+                retention_days: number;
+            };
+            monthly_quota: number;
+            name: string;
+            project_key: string;
+            retention_days: number | null;
+            settings: Record<string, never>;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PutIntegrationSecret: {
+            secret?: string;
+        };
+        /** RateLimitsReport */
+        RateLimitsReport: {
+            limits: {
+                account_hourly_requests: {
+                    /** @enum {string} */
+                    counts: "events" | "requests";
+                    limit: number;
+                    remaining: number;
+                    /** @description Unix epoch seconds when the window ends, as in X-RateLimit-Reset */
+                    reset: number;
+                    /** Format: date-time */
+                    reset_at: string;
+                    used: number;
+                };
+                burst_per_minute: {
+                    /** @enum {string} */
+                    counts: "events" | "requests";
+                    limit: number;
+                    remaining: number;
+                    /** @description Unix epoch seconds when the window ends, as in X-RateLimit-Reset */
+                    reset: number;
+                    /** Format: date-time */
+                    reset_at: string;
+                    used: number;
+                };
+                global_hourly_requests?: {
+                    /** @enum {string} */
+                    counts: "events" | "requests";
+                    limit: number;
+                    remaining: number;
+                    /** @description Unix epoch seconds when the window ends, as in X-RateLimit-Reset */
+                    reset: number;
+                    /** Format: date-time */
+                    reset_at: string;
+                    used: number;
+                };
+                monthly_quota: {
+                    /** @enum {string} */
+                    counts: "events" | "requests";
+                    limit: number;
+                    remaining: number;
+                    /** @description Unix epoch seconds when the window ends, as in X-RateLimit-Reset */
+                    reset: number;
+                    /** Format: date-time */
+                    reset_at: string;
+                    used: number;
+                };
+                project_hourly_requests: {
+                    /** @enum {string} */
+                    counts: "events" | "requests";
+                    limit: number;
+                    remaining: number;
+                    /** @description Unix epoch seconds when the window ends, as in X-RateLimit-Reset */
+                    reset: number;
+                    /** Format: date-time */
+                    reset_at: string;
+                    used: number;
+                };
+            };
+            project_key: string;
+        };
+        RegenerateKey: {
+            confirm?: boolean;
+        };
+        SendMessage: {
+            body: string;
+            subject: string;
+        };
+        /** SendOutcome */
+        SendOutcome: {
+            attempts: number;
+            delivery_id: string;
+            response_status: number | null;
+            /** @enum {string} */
+            status: "delivered" | "failed" | "pending";
+        };
+        /** StoredEvent */
+        StoredEvent: {
+            attributes: Record<string, never>;
+            channel: string | null;
+            correlation_id: string | null;
+            event_id: number;
+            event_ref: string;
+            labels: string[];
+            name: string;
+            project_key: string;
+            /** Format: date-time */
+            received_at: string;
+            severity: ("info" | "warn" | "error" | "critical") | null;
+            source: string | null;
+            /** Format: date-time */
+            timestamp: string;
+            /** @enum {string} */
+            type: "deployment" | "uptime" | "error" | "metric" | "infrastructure";
+        };
+        /** Tile */
+        Tile: {
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            kind: string;
+            name: string;
+            notification_service_ids: number[];
+            position: number;
+            project_key: string;
+            rule: components["schemas"]["TileRule"];
+            settings: Record<string, never>;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** TileRule */
+        TileRule: {
+            evaluation: {
+                /** @enum {string} */
+                kind: "status_map" | "threshold" | "window" | "up_down";
+            } | {
+                /** @enum {unknown} */
+                kind: "status_map";
+                map: {
+                    [key: string]: "ok" | "warning" | "critical";
+                };
+            } | ({
+                attribute: string;
+                critical?: number;
+                /** @enum {string} */
+                direction?: "above" | "below";
+                /** @enum {unknown} */
+                kind: "threshold";
+                warning?: number;
+            } | {
+                warning: number;
+            } | {
+                critical: number;
+            }) | ({
+                /** @enum {string} */
+                aggregate: "count" | "sum" | "avg" | "min" | "max";
+                attribute?: string;
+                critical?: number;
+                /** @enum {string} */
+                direction?: "above" | "below";
+                /** @enum {unknown} */
+                kind: "window";
+                warning?: number;
+                window: string;
+            } | {
+                warning: number;
+            } | {
+                critical: number;
+            }) | {
+                attribute: string;
+                /** @enum {unknown} */
+                kind: "up_down";
+            };
+            filter?: {
+                attributes?: {
+                    [key: string]: string | number | boolean | null | {
+                        contains?: string | number | boolean;
+                        eq?: string | number | boolean | null;
+                        exists?: boolean;
+                        gt?: number;
+                        gte?: number;
+                        in?: (string | number | boolean | null)[];
+                        lt?: number;
+                        lte?: number;
+                        ne?: string | number | boolean | null;
+                    };
+                };
+                channel?: string | string[];
+                labels?: string[];
+                name?: string | string[];
+                severity?: ("info" | "warn" | "error" | "critical") | ("info" | "warn" | "error" | "critical")[];
+                source?: string | string[];
+                type?: ("deployment" | "uptime" | "error" | "metric" | "infrastructure") | ("deployment" | "uptime" | "error" | "metric" | "infrastructure")[];
+            };
+            pending?: string;
+            recovery?: string;
+            stale_after?: string;
+        };
+        /** TileState */
+        TileState: {
+            /** Format: date-time */
+            changed_at: string;
+            last_event_id: number | null;
+            project_key: string;
+            /** @enum {string} */
+            status: "unknown" | "ok" | "warning" | "critical" | "stale";
+            tile_id: number;
+            value: number | boolean | string | null;
+            version: number;
+        };
+        UpdateNotification: {
+            config?: Record<string, never>;
+            name?: string;
+            /** @enum {string} */
+            type?: "webhook" | "slack" | "email";
+        };
+        UpdateProject: {
+            burst_limit?: number | null;
+            hourly_request_limit?: number | null;
+            monthly_quota?: number;
+            name?: string;
+            retention_days?: number | null;
+            settings?: Record<string, never>;
+        };
+        UpdateTile: {
+            kind?: string;
+            name?: string;
+            notification_service_ids?: number[];
+            position?: number;
+            rule?: components["schemas"]["TileRule"];
+            settings?: Record<string, never>;
+        };
+        /** User */
+        User: {
+            account_id: number;
+            /** Format: date-time */
+            created_at?: string;
+            email: string;
+            id: number;
+        };
+        /** UserWithToken */
+        UserWithToken: {
+            account_id: number;
+            email: string;
+            id: number;
+            token: string;
+        };
+        /** ValidationDetails */
+        ValidationDetails: {
+            [key: string]: string[];
+        };
+        /** WebhookAccepted */
+        WebhookAccepted: {
+            event_id: string;
+            /** Format: date-time */
+            processed_at: string;
+            /** @enum {unknown} */
+            status: "accepted";
+        };
+        /** WebhookBatch */
+        WebhookBatch: {
+            events: components["schemas"]["WebhookEvent"][];
+            project_key?: string;
+        };
+        /** WebhookBatchAccepted */
+        WebhookBatchAccepted: {
+            count: number;
+            events: {
+                event_id: string;
+            }[];
+            /** Format: date-time */
+            processed_at: string;
+            /** @enum {unknown} */
+            status: "accepted";
+        };
+        /** WebhookBatchResult */
+        WebhookBatchResult: {
+            count: number;
+            events: {
+                event_id: string;
+                tiles_affected: number;
+            }[];
+            /** Format: date-time */
+            processed_at: string;
+            /** @enum {unknown} */
+            status: "success";
+            tiles_affected: number;
+        };
+        /** WebhookEvent */
+        WebhookEvent: {
+            attributes: Record<string, never>;
+            channel?: string;
+            correlation_id?: string;
+            labels?: string[];
+            name: string;
+            project_key?: string;
+            /** @enum {string} */
+            severity?: "info" | "warn" | "error" | "critical";
+            source?: string;
+            /** Format: iso-date-time */
+            timestamp: string;
+            /** @enum {string} */
+            type: "deployment" | "uptime" | "error" | "metric" | "infrastructure";
+        };
+        /** WebhookResult */
+        WebhookResult: {
+            event_id: string;
+            /** Format: date-time */
+            processed_at: string;
+            /** @enum {unknown} */
+            status: "success";
+            tiles_affected: number;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getApiV1AdminAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accounts, by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Account"][];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1AdminAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCreateAccount"];
+            };
+        };
+        responses: {
+            /** @description The account */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putApiV1AdminAccountsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateAccountCeilings"];
+            };
+        };
+        responses: {
+            /** @description The account with its ceilings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1AdminAccountsIdProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"][];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1AdminAccountsIdProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCreateProject"];
+            };
+        };
+        responses: {
+            /** @description The project with its API key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectWithKey"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1AdminAccountsIdUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"][];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1AdminAccountsIdUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCreateUser"];
+            };
+        };
+        responses: {
+            /** @description The user with its token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserWithToken"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiV1AdminProjectsKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiV1AdminUsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1AdminUsersIdToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user with the new token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserWithToken"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1Events: {
+        parameters: {
+            query?: {
+                channel?: string;
+                correlation_id?: string;
+                /** @description Repeatable: every label given must be on the event */
+                label?: string[];
+                name?: string;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (at most 100) */
+                per_page?: number;
+                /** @description One project of the account (a user token); default: every readable project */
+                project_key?: string;
+                severity?: "info" | "warn" | "error" | "critical";
+                /** @description Inclusive lower bound of the event's own timestamp (a date, or a date-time with an offset) */
+                since?: string;
+                source?: string;
+                type?: "deployment" | "uptime" | "error" | "metric" | "infrastructure";
+                /** @description Exclusive upper bound */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    /** @description Whether meta.total_count is exact or a lower bound */
+                    "x-total-count-exact"?: "true" | "false";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StoredEvent"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1EventsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event id: `123` or `evt_123` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StoredEvent"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1Health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: string;
+                        /** @enum {unknown} */
+                        status: "ok";
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1IntegrationsAlertmanager: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertmanagerWebhook"];
+            };
+        };
+        responses: {
+            /** @description Accepted (`accepted`, with the events made), or nothing to record (`ignored`) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count?: number;
+                        events?: {
+                            event_id?: string;
+                        }[];
+                        message?: string;
+                        /** Format: date-time */
+                        processed_at?: string;
+                        /** @enum {string} */
+                        status?: "accepted" | "ignored";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1IntegrationsCloudevents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents-batch+json": components["schemas"]["CloudEventBatch"];
+                "application/cloudevents+json": components["schemas"]["CloudEvent"];
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Accepted (`accepted`, with the events made), or nothing to record (`ignored`) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count?: number;
+                        events?: {
+                            event_id?: string;
+                        }[];
+                        message?: string;
+                        /** Format: date-time */
+                        processed_at?: string;
+                        /** @enum {string} */
+                        status?: "accepted" | "ignored";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1IntegrationsGithub: {
+        parameters: {
+            query: {
+                project_key: string;
+            };
+            header: {
+                "x-github-delivery"?: string;
+                "x-github-event": string;
+                "x-hub-signature-256": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GitHubWebhook"];
+            };
+        };
+        responses: {
+            /** @description A ping answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message?: string;
+                        status?: string;
+                    };
+                };
+            };
+            /** @description Accepted (`accepted`, with the events made), or nothing to record (`ignored`) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count?: number;
+                        events?: {
+                            event_id?: string;
+                        }[];
+                        message?: string;
+                        /** Format: date-time */
+                        processed_at?: string;
+                        /** @enum {string} */
+                        status?: "accepted" | "ignored";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1IntegrationsPagerdutyV2Enqueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PagerDutyEvent"];
+            };
+        };
+        responses: {
+            /** @description PagerDuty's success answer */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dedup_key?: string;
+                        message?: string;
+                        status?: string;
+                    };
+                };
+            };
+        };
+    };
+    getApiV1Notifications: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (at most 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of services */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NotificationService"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1Notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotification"];
+            };
+        };
+        responses: {
+            /** @description The service */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NotificationService"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putApiV1NotificationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotification"];
+            };
+        };
+        responses: {
+            /** @description The service as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NotificationService"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiV1NotificationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1NotificationsIdDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (at most 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1NotificationsIdSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What became of the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SendOutcome"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1NotificationsIdSendMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendMessage"];
+            };
+        };
+        responses: {
+            /** @description What became of the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SendOutcome"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1Projects: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (at most 100) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1ProjectsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project key */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putApiV1ProjectsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project key */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProject"];
+            };
+        };
+        responses: {
+            /** @description The project as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1ProjectsIdIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    putApiV1ProjectsIdIntegrationsIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                integration: "github";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutIntegrationSecret"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deleteApiV1ProjectsIdIntegrationsIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                integration: "github";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postApiV1ProjectsIdRegenerateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project key */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegenerateKey"];
+            };
+        };
+        responses: {
+            /** @description The project with its new key, shown once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProjectWithKey"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1RateLimits: {
+        parameters: {
+            query?: {
+                project_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits in force and their usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RateLimitsReport"] | components["schemas"]["RateLimitsReport"][];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1Tiles: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (at most 100) */
+                per_page?: number;
+                /** @description One project (a user token); default: every readable project */
+                project_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tiles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tile"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1Tiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTile"];
+            };
+        };
+        responses: {
+            /** @description The tile */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tile"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1TilesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tile"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putApiV1TilesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTile"];
+            };
+        };
+        responses: {
+            /** @description The tile as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tile"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiV1TilesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1TilesIdState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TileState"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key with the same body within IDEMPOTENCY_TTL_SECONDS gets the stored answer; nothing is stored twice */
+                "idempotency-key"?: string;
+                /** @description The project; must be the API key's */
+                "x-project-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] | components["schemas"]["WebhookBatch"];
+            };
+        };
+        responses: {
+            /** @description Stored, with the rule engine's outcome */
+            201: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResult"] | components["schemas"]["WebhookBatchResult"];
+                };
+            };
+            /** @description Stored; the rule engine's outcome was not awaited or not in time */
+            202: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAccepted"] | components["schemas"]["WebhookBatchAccepted"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `quota_exceeded`: the monthly quota is spent */
+            402: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: this Idempotency-Key was used with a different body */
+            422: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks?: {
+                            [key: string]: boolean;
+                        };
+                        status?: string;
+                    };
+                };
+            };
+        };
+    };
+    postIngest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key with the same body within IDEMPOTENCY_TTL_SECONDS gets the stored answer; nothing is stored twice */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Stored (acknowledged by Kafka) */
+            201: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `quota_exceeded`: the monthly quota is spent */
+            402: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            409: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `idempotency_key_reused`: this Idempotency-Key was used with a different body */
+            422: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestError"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text format */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks?: {
+                            [key: string]: boolean;
+                        };
+                        status?: string;
+                    };
+                };
+            };
+            /** @description Not ready: the error envelope naming the failing checks */
+            503: {
+                headers: {
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+}
