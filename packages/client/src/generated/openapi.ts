@@ -98,7 +98,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a user (its token stops working at once) */
+        /** Delete a user (its tokens stop working at once) */
         delete: operations["deleteApiV1AdminUsersId"];
         options?: never;
         head?: never;
@@ -114,9 +114,44 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issue a new token for a user (the old one stops working at once) */
+        /** Replace all of a user's tokens by a new one (the old ones stop working at once) */
         post: operations["postApiV1AdminUsersIdToken"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's tokens (label, prefix, dates; never the secret) */
+        get: operations["getApiV1AdminUsersIdTokens"];
+        put?: never;
+        /** Issue one more token for a user, with an optional label and expiry; shown once */
+        post: operations["postApiV1AdminUsersIdTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one token of a user (refused from the very next request; open WebSockets close with 4003) */
+        delete: operations["deleteApiV1AdminUsersIdTokensTokenId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -615,6 +650,14 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        AdminCreateUserToken: {
+            /**
+             * Format: date-time
+             * @description When the token stops working (in the future); absent: never
+             */
+            expires_at?: string;
+            label?: string;
+        };
         AdminUpdateAccountCeilings: {
             max_burst_limit?: number | null;
             max_hourly_request_limit?: number | null;
@@ -1083,6 +1126,37 @@ export interface components {
             created_at?: string;
             email: string;
             id: number;
+        };
+        /** UserToken */
+        UserToken: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description When the token stops working (401); null: never */
+            expires_at: string | null;
+            id: number;
+            /** @description What the token is for (empty when none was given) */
+            label: string;
+            /** @description When a request last authenticated with it (updated at most about once a minute); null: never used */
+            last_used_at: string | null;
+            /** @description The first characters of the token, to tell tokens apart; the token itself is never shown again */
+            prefix: string;
+            user_id: number;
+        };
+        /** UserTokenWithSecret */
+        UserTokenWithSecret: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description When the token stops working (401); null: never */
+            expires_at: string | null;
+            id: number;
+            /** @description What the token is for (empty when none was given) */
+            label: string;
+            /** @description When a request last authenticated with it (updated at most about once a minute); null: never used */
+            last_used_at: string | null;
+            /** @description The first characters of the token, to tell tokens apart; the token itself is never shown again */
+            prefix: string;
+            token: string;
+            user_id: number;
         };
         /** UserWithToken */
         UserWithToken: {
@@ -2258,6 +2332,347 @@ export interface operations {
             };
         };
     };
+    getApiV1AdminUsersIdTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tokens, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserToken"][];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1AdminUsersIdTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCreateUserToken"];
+            };
+        };
+        responses: {
+            /** @description The token with its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTokenWithSecret"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiV1AdminUsersIdTokensTokenId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id */
+                id: number;
+                /** @description The token's id (from the list) */
+                token_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getApiV1Events: {
         parameters: {
             query?: {
@@ -2931,7 +3346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3056,7 +3471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3399,7 +3814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3524,7 +3939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3854,7 +4269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -4045,7 +4460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -4373,7 +4788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -4590,7 +5005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -5029,7 +5444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
@@ -5305,7 +5720,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestError"];
                 };
             };
-            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles or notification services) */
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
             409: {
                 headers: {
                     /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
