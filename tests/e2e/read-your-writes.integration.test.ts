@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createAjv, tileRuleValidator, TOPICS, type TileRule } from '@pulseboard/contracts';
 import { partitionForKey } from '@pulseboard/kafka-kit';
-import { compileTile, toRuleEvent } from '@pulseboard/rule-engine/rules';
+import { compileTile, toRuleEvent } from '@pulseboard/rules';
 import { envelope, request, TEST_DATABASE_URL, uniqueName, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createAjv, tileRuleValidator, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
 import { partitionForKey } from '@pulseboard/kafka-kit';
-import { compileProjectRules, toRuleEvent, type TileState } from '@pulseboard/rule-engine/rules';
+import { compileProjectRules, toRuleEvent, type TileState } from '@pulseboard/rules';
 import { envelope, readTopic, request, TEST_DATABASE_URL, topicMessageCount, uniqueName, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 

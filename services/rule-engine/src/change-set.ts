@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { TOPICS } from '@pulseboard/contracts';
 import { writeOutbox, type OutboxMessage } from '@pulseboard/kafka-kit';
-import type { EvaluationStep } from './rules/index.ts';
+import type { EvaluationStep } from '@pulseboard/rules';
 import { deleteStates, insertHistory, writeStates, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
 
 export interface EngineTopics {

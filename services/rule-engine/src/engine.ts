@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import { OUTCOME_WANTED_HEADER, PROJECT_REVISION_HEADER, type IngestedEvent } from '@pulseboard/contracts';
 import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
-import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from './rules/index.ts';
+import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from '@pulseboard/rules';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
 import { claimHistoryStream, loadStates, wakingTiles, type StoredState } from './repository.ts';
 import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';

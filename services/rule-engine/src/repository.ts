@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { TOPICS, type TileChange, type TileStatus, type TileValue } from '@pulseboard/contracts';
 import { claimLogStream, logSource, type LogStreamKey, type RelaySource } from '@pulseboard/kafka-kit';
-import type { EvaluationState, TileState, TileStateChange } from './rules/index.ts';
+import type { EvaluationState, TileState, TileStateChange } from '@pulseboard/rules';
 
 /** Every SQL statement of the engine on its own tables: tile_states, tile_state_history, its relay cursors and its outbox. Tiles are read through @pulseboard/control-plane. */
 

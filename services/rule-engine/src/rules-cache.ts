@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { ValidationDetails } from '@pulseboard/contracts';
 import { loadProjectRules, projectRevisions, type RuleTileRow } from '@pulseboard/control-plane';
-import { compileProjectRules, type ProjectRules } from './rules/index.ts';
+import { compileProjectRules, type ProjectRules } from '@pulseboard/rules';
 
 export type TileRow = RuleTileRow;
 

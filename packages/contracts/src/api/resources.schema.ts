@@ -1,6 +1,6 @@
 import { EVENT_TYPES, SEVERITIES } from '../event-envelope.schema.ts';
 import { NOTIFICATION_TYPES } from '../notification.schema.ts';
-import { tileValueSchema } from '../tile-change.schema.ts';
+import { TILE_CHANGE_CAUSES, tileValueSchema } from '../tile-change.schema.ts';
 import { TILE_STATUSES } from '../tile-rule.schema.ts';
 
 /**
@@ -192,6 +192,27 @@ export const tileStateSchema = {
   },
 } as const;
 
+/** One change of a tile's history (GET /tiles/:id/history), as the rule engine recorded it. */
+export const tileHistoryEntrySchema = {
+  $id: `${S}tile-history-entry.json`,
+  title: 'TileHistoryEntry',
+  type: 'object',
+  additionalProperties: false,
+  required: ['position', 'tile_id', 'status', 'previous_status', 'value', 'unit', 'version', 'event_id', 'cause', 'changed_at'],
+  properties: {
+    position: { ...id, description: 'The history row: grows per project in the order of the changes (the tile-changes topic and the WebSocket carry the same number)' },
+    tile_id: id,
+    status: { type: 'string', enum: TILE_STATUSES },
+    previous_status: { type: 'string', enum: TILE_STATUSES },
+    value: tileValueSchema,
+    unit: { ...nullable({ type: 'string' }), description: "The tile's `settings.unit`, else the `unit` attribute of the event that made the change, else null" },
+    version: { type: 'integer', minimum: 1 },
+    event_id: { ...nullable(id), description: 'The event that made the change; null when time or a rule change made it' },
+    cause: { type: 'string', enum: TILE_CHANGE_CAUSES },
+    changed_at: dateTime,
+  },
+} as const;
+
 export const notificationServiceSchema = {
   $id: `${S}notification-service.json`,
   title: 'NotificationService',
@@ -348,6 +369,7 @@ export const API_RESOURCE_SCHEMAS = [
   projectWithKeySchema,
   tileSchema,
   tileStateSchema,
+  tileHistoryEntrySchema,
   notificationServiceSchema,
   deliverySchema,
   sendOutcomeSchema,

@@ -1,6 +1,7 @@
 import type { LimitDefaults } from '../auth/project-directory.ts';
 import type { ProjectRecord } from '../repositories/projects.ts';
 import type { TileStateRecord } from '../repositories/tile-states.ts';
+import type { TileHistoryRow } from '../repositories/tile-history.ts';
 import type { TileRecord } from '../repositories/tiles.ts';
 
 /**
@@ -57,5 +58,27 @@ export function presentTileState(tile: TileRecord, state: TileStateRecord | unde
     version: state?.version ?? 0,
     last_event_id: state?.last_event_id ?? null,
     changed_at: (state?.changed_at ?? tile.created_at).toISOString(),
+  };
+}
+
+/** The unit a tile's settings name (`settings.unit`, a string), if any. */
+export function tileUnit(tile: TileRecord): string | null {
+  const unit = tile.settings.unit;
+  return typeof unit === 'string' && unit !== '' ? unit : null;
+}
+
+/** One change of GET /tiles/:id/history: the tile's unit wins over the event's `unit` attribute. */
+export function presentTileHistory(tile: TileRecord, row: TileHistoryRow, unit: string | null) {
+  return {
+    position: row.position,
+    tile_id: tile.id,
+    status: row.status,
+    previous_status: row.previous_status,
+    value: row.value,
+    unit: unit ?? row.event_unit,
+    version: row.version,
+    event_id: row.event_id,
+    cause: row.cause,
+    changed_at: row.changed_at.toISOString(),
   };
 }

@@ -9,9 +9,11 @@ import { parseNumericId } from '../params/ids.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
 import { deleteTile, findTile, insertTile, listTiles, updateTile, type TileRecord } from '../repositories/tiles.ts';
 import { findTileState } from '../repositories/tile-states.ts';
+import { selectTileHistory } from '../repositories/tile-history.ts';
+import { parseTimeWindow } from '../params/time-window.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
-import { presentTile, presentTileState } from './present.ts';
-import { tileSchema, tileStateSchema } from '@pulseboard/contracts';
+import { presentTile, presentTileHistory, presentTileState, tileUnit } from './present.ts';
+import { tileHistoryEntrySchema, tileSchema, tileStateSchema } from '@pulseboard/contracts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, listQuery, noContent, page, SECURITY } from '../openapi/route-docs.ts';
 import { createTileBody, MAX_RULE_BYTES, updateTileBody, type CreateTileBody, type UpdateTileBody } from './tile-schemas.ts';
 
@@ -30,6 +32,10 @@ declare module 'fastify' {
 }
 
 type WithId = { Params: { id: string } };
+
+const HOUR_MS = 3_600_000;
+/** GET /tiles/:id/history: the last hour unless `since` says otherwise, a day at most (read-api.md). */
+export const HISTORY_WINDOW = { defaultMs: HOUR_MS, maxMs: 24 * HOUR_MS };
 
 function invalid(details: ValidationDetails): PulseboardError {
   return new PulseboardError('validation_error', { details });
@@ -92,6 +98,25 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
     api.get<WithId>('/api/v1/tiles/:id/state', { ...withId, schema: doc("The tile's state as the rule engine committed it (`unknown`, version 0, before its first change)", { 200: data(tileStateSchema, 'The state'), ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => {
       const tile = request.targetTile!;
       return reply.send({ data: presentTileState(tile, await findTileState(deps.pool, tile.id)) });
+    });
+
+    const historyQuery = listQuery({
+      since: { type: 'string', format: 'date-time', description: 'Inclusive lower bound of `changed_at`; default: an hour before `until`; at most 24 h before it' },
+      until: { type: 'string', format: 'date-time', description: 'Exclusive upper bound of `changed_at`; default: now' },
+    });
+    const historyDoc = doc("The tile's changes in a time window, newest first, as the rule engine recorded them", { 200: page(tileHistoryEntrySchema, 'A page of changes'), ...errors('envelope', [400, 404, ...AUTHENTICATED]) });
+    api.get<WithId>('/api/v1/tiles/:id/history', { preValidation: loadTile, config: { openapi: { params: idParams, querystring: historyQuery } }, schema: historyDoc }, async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const paging = parsePage(query);
+      const window = parseTimeWindow(query, HISTORY_WINDOW, Date.now());
+      if (!paging.ok || !window.ok) {
+        const details = { ...(paging.ok ? {} : paging.details), ...(window.ok ? {} : window.details) };
+        throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details });
+      }
+      const tile = request.targetTile!;
+      const { rows, total } = await selectTileHistory(deps.pool, tile.id, window.window.since, window.window.until, paging.page);
+      const unit = tileUnit(tile);
+      return reply.send({ data: rows.map((row) => presentTileHistory(tile, row, unit)), meta: listMeta(paging.page, total) });
     });
 
     api.post<{ Body: CreateTileBody }>('/api/v1/tiles', { schema: { body: { $ref: createTileBody.$id }, ...doc('Create a tile', { 201: data(tileSchema, 'The tile'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }) } }, async (request, reply) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAjv, mapAlertmanager, mapGitHub, tileRuleValidator, type WebhookEvent } from '@pulseboard/contracts';
-import { TILES } from '../../../../deploy/demo-tiles.ts';
+import { TILES } from '../../../deploy/demo-tiles.ts';
 import { toRuleEvent } from './event.ts';
 import { compileProjectRules } from './project-rules.ts';
 import { T0 } from './test-support.ts';
