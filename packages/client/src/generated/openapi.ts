@@ -510,6 +510,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tiles/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tile's changes in a time window, newest first, as the rule engine recorded them */
+        get: operations["getApiV1TilesIdHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tiles/{id}/state": {
         parameters: {
             query?: never;
@@ -1016,6 +1033,26 @@ export interface components {
             settings: Record<string, never>;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** TileHistoryEntry */
+        TileHistoryEntry: {
+            /** @enum {string} */
+            cause: "event" | "time" | "rule";
+            /** Format: date-time */
+            changed_at: string;
+            /** @description The event that made the change; null when time or a rule change made it */
+            event_id: number | null;
+            /** @description The history row: grows per project in the order of the changes (the tile-changes topic and the WebSocket carry the same number) */
+            position: number;
+            /** @enum {string} */
+            previous_status: "unknown" | "ok" | "warning" | "critical" | "stale";
+            /** @enum {string} */
+            status: "unknown" | "ok" | "warning" | "critical" | "stale";
+            tile_id: number;
+            /** @description The tile's `settings.unit`, else the `unit` attribute of the event that made the change, else null */
+            unit: string | null;
+            value: number | boolean | string | null;
+            version: number;
         };
         /** TileRule */
         TileRule: {
@@ -5085,6 +5122,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1TilesIdHistory: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page (at most 100) */
+                per_page?: number;
+                /** @description Inclusive lower bound of `changed_at`; default: an hour before `until`; at most 24 h before it */
+                since?: string;
+                /** @description Exclusive upper bound of `changed_at`; default: now */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TileHistoryEntry"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
             };
             /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
             400: {
