@@ -4,3 +4,4 @@ export { compileEvaluator, type TileEvaluator } from './evaluator.ts';
 export { adoptRule, compileProjectRules, compileTile, type CompiledTile, type ProjectRules, type TileDefinition } from './project-rules.ts';
 export { MAX_WINDOW_ENTRIES, WINDOW_SLOTS } from './window.ts';
 export type { EvaluationState, EvaluationStep, LevelRuns, TileState, TileStateChange, WindowEntry } from './tile-state.ts';
+export { RulePreview } from './preview.ts';

@@ -544,6 +544,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tiles/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a rule over stored events
+         * @description The timeline of states a tile with this rule would have had since `since` (default an hour ago, at most 24 h), and how many events matched, by the rule engine's own evaluator. At most 1,000,000 events read and 10 s: beyond, 400 `validation_error` on `since`.
+         */
+        post: operations["postApiV1TilesPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -872,6 +892,15 @@ export interface components {
             /** @description The project's API key (evk_...) */
             routing_key?: string;
         };
+        PreviewTile: {
+            project_key?: string;
+            rule: components["schemas"]["TileRule"];
+            /**
+             * Format: date-time
+             * @description Where the preview starts; default: an hour ago; at most 24 h ago
+             */
+            since?: string;
+        };
         /** Project */
         Project: {
             account_id: number;
@@ -1053,6 +1082,45 @@ export interface components {
             unit: string | null;
             value: number | boolean | string | null;
             version: number;
+        };
+        /** TilePreview */
+        TilePreview: {
+            /** @description Changes the tile would have made; `timeline` holds the newest 5,000 of them */
+            changes_total: number;
+            /** @description Events the whole filter matched, each applied to the tile */
+            events_matched: number;
+            /** @description Events read: the project's events since `since` of the filter's types and names (when it names them) */
+            events_scanned: number;
+            project_key: string;
+            /** Format: date-time */
+            since: string;
+            /** @description The state the tile would have now */
+            state: {
+                changed_at: string | null;
+                /** @enum {string} */
+                status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                value: number | boolean | string | null;
+                version: number;
+            };
+            /** @description The changes, oldest first (as tile history records them, without position) */
+            timeline: {
+                /** @enum {string} */
+                cause: "event" | "time" | "rule";
+                /** Format: date-time */
+                changed_at: string;
+                event_id: number | null;
+                /** @enum {string} */
+                previous_status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                /** @enum {string} */
+                status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                value: number | boolean | string | null;
+                version: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the preview ran: time-driven changes are taken up to here
+             */
+            until: string;
         };
         /** TileRule */
         TileRule: {
@@ -5356,6 +5424,119 @@ export interface operations {
             /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1TilesPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewTile"];
+            };
+        };
+        responses: {
+            /** @description The preview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TilePreview"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {

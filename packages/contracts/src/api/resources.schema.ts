@@ -213,6 +213,48 @@ export const tileHistoryEntrySchema = {
   },
 } as const;
 
+/** What a tile rule would have done over the project's stored events (POST /tiles/preview). */
+export const tilePreviewSchema = {
+  $id: `${S}tile-preview.json`,
+  title: 'TilePreview',
+  type: 'object',
+  additionalProperties: false,
+  required: ['project_key', 'since', 'until', 'events_scanned', 'events_matched', 'changes_total', 'state', 'timeline'],
+  properties: {
+    project_key: { type: 'string' },
+    since: dateTime,
+    until: { ...dateTime, description: 'When the preview ran: time-driven changes are taken up to here' },
+    events_scanned: { type: 'integer', minimum: 0, description: "Events read: the project's events since `since` of the filter's types and names (when it names them)" },
+    events_matched: { type: 'integer', minimum: 0, description: 'Events the whole filter matched, each applied to the tile' },
+    changes_total: { type: 'integer', minimum: 0, description: 'Changes the tile would have made; `timeline` holds the newest 5,000 of them' },
+    state: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'value', 'version', 'changed_at'],
+      properties: { status: { type: 'string', enum: TILE_STATUSES }, value: tileValueSchema, version: { type: 'integer', minimum: 0 }, changed_at: nullable(dateTime) },
+      description: 'The state the tile would have now',
+    },
+    timeline: {
+      type: 'array',
+      description: 'The changes, oldest first (as tile history records them, without position)',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['status', 'previous_status', 'value', 'version', 'event_id', 'cause', 'changed_at'],
+        properties: {
+          status: { type: 'string', enum: TILE_STATUSES },
+          previous_status: { type: 'string', enum: TILE_STATUSES },
+          value: tileValueSchema,
+          version: { type: 'integer', minimum: 1 },
+          event_id: nullable(id),
+          cause: { type: 'string', enum: TILE_CHANGE_CAUSES },
+          changed_at: dateTime,
+        },
+      },
+    },
+  },
+} as const;
+
 export const notificationServiceSchema = {
   $id: `${S}notification-service.json`,
   title: 'NotificationService',
@@ -370,6 +412,7 @@ export const API_RESOURCE_SCHEMAS = [
   tileSchema,
   tileStateSchema,
   tileHistoryEntrySchema,
+  tilePreviewSchema,
   notificationServiceSchema,
   deliverySchema,
   sendOutcomeSchema,

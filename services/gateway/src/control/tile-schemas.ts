@@ -42,3 +42,19 @@ export const updateTileBody = {
 type References = { references: [typeof tileRuleSchema] };
 export type CreateTileBody = FromSchema<typeof createTileBody, References>;
 export type UpdateTileBody = FromSchema<typeof updateTileBody, References>;
+
+/** POST /tiles/preview: a rule tried over the project's stored events since `since` (default: an hour ago, at most 24 h). */
+export const previewTileBody = {
+  $id: 'https://pulseboard.dev/schemas/preview-tile.json',
+  type: 'object',
+  additionalProperties: false,
+  required: ['rule'],
+  properties: {
+    // Optional with a project key (its own project); required with a user token.
+    project_key: { type: 'string', minLength: 1, maxLength: 100 },
+    rule: { $ref: tileRuleSchema.$id },
+    since: { type: 'string', format: 'date-time', description: 'Where the preview starts; default: an hour ago; at most 24 h ago' },
+  },
+} as const;
+
+export type PreviewTileBody = FromSchema<typeof previewTileBody, References>;

@@ -9,6 +9,7 @@ import { parseNumericId } from '../params/ids.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
 import { deleteTile, findTile, insertTile, listTiles, updateTile, type TileRecord } from '../repositories/tiles.ts';
 import { findTileState } from '../repositories/tile-states.ts';
+import { registerTilePreview } from './tile-preview-route.ts';
 import { selectTileHistory } from '../repositories/tile-history.ts';
 import { parseTimeWindow } from '../params/time-window.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
@@ -118,6 +119,8 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
       const unit = tileUnit(tile);
       return reply.send({ data: rows.map((row) => presentTileHistory(tile, row, unit)), meta: listMeta(paging.page, total) });
     });
+
+    registerTilePreview(api, deps.pool, checkRule);
 
     api.post<{ Body: CreateTileBody }>('/api/v1/tiles', { schema: { body: { $ref: createTileBody.$id }, ...doc('Create a tile', { 201: data(tileSchema, 'The tile'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }) } }, async (request, reply) => {
       const principal = request.principal!;

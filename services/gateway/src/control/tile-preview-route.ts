@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from '@pulseboard/db';
+import { PulseboardError, tilePreviewSchema, type TileRule } from '@pulseboard/contracts';
+import { RulePreview } from '@pulseboard/rules';
+import { readableProjects } from '../auth/principal.ts';
+import { notFound } from '../error-handler.ts';
+import { AUTHENTICATED, BODY_ERRORS, data, errors, SECURITY } from '../openapi/route-docs.ts';
+import { parseTime } from '../params/time-window.ts';
+import { scanPreviewEvents } from '../repositories/preview-events.ts';
+import { previewTileBody, type PreviewTileBody } from './tile-schemas.ts';
+
+const HOUR_MS = 3_600_000;
+/** The preview's bounds (read-api.md): how far back, how many events, how long. Beyond any: 400. */
+export const PREVIEW_LIMITS = { defaultMs: HOUR_MS, maxMs: 24 * HOUR_MS, maxEvents: 1_000_000, timeLimitMs: 10_000, timelineChanges: 5000 };
+
+const invalid = (field: string, message: string) => new PulseboardError('validation_error', { details: { [field]: [message] } });
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const asList = (value: string | readonly string[] | undefined) => (value === undefined ? undefined : typeof value === 'string' ? [value] : value);
+
+/**
+ * POST /api/v1/tiles/preview: what a rule would have done over the project's
+ * stored events, by the rule engine's own evaluator (@pulseboard/rules). Each
+ * event is applied at the time the gateway received it, in timestamp order;
+ * time-driven changes at the times the engine's timer would have fired, up
+ * to now. Registered inside the tile routes' scope (the rule schema, the
+ * principal hook); `checkRule` is the tile create's own check.
+ */
+export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule: (rule: unknown) => void): void {
+  api.addSchema(previewTileBody);
+  const schema = {
+    tags: ['tiles'],
+    summary: 'Preview a rule over stored events',
+    description: `The timeline of states a tile with this rule would have had since \`since\` (default an hour ago, at most 24 h), and how many events matched, by the rule engine's own evaluator. At most ${PREVIEW_LIMITS.maxEvents.toLocaleString('en')} events read and ${PREVIEW_LIMITS.timeLimitMs / 1000} s: beyond, 400 \`validation_error\` on \`since\`.`,
+    security: SECURITY.projectKeyOrUserToken,
+    body: { $ref: previewTileBody.$id },
+    response: { 200: data(tilePreviewSchema, 'The preview'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) },
+  };
+  api.post<{ Body: PreviewTileBody }>('/api/v1/tiles/preview', { schema }, async (request, reply) => {
+    const principal = request.principal!;
+    const projectKey = request.body.project_key ?? (principal.kind === 'project' ? principal.project.projectKey : undefined);
+    if (projectKey === undefined) throw invalid('project_key', "can't be blank");
+    checkRule(request.body.rule);
+    const now = Date.now();
+    const since = request.body.since === undefined ? new Date(now - PREVIEW_LIMITS.defaultMs) : parseTime(request.body.since);
+    if (since === undefined) throw invalid('since', 'is not a valid ISO 8601 timestamp');
+    if (since.getTime() < now - PREVIEW_LIMITS.maxMs) throw invalid('since', 'must be at most 24 h ago');
+    if (since.getTime() > now) throw invalid('since', 'must not be in the future');
+    const [visible] = await readableProjects(principal, pool, projectKey);
+    if (visible === undefined) throw notFound('Project');
+
+    const rule = request.body.rule as TileRule;
+    const preview = new RulePreview(rule, PREVIEW_LIMITS.timelineChanges);
+    const end = await scanPreviewEvents(
+      pool,
+      { projectKey: visible, since, types: asList(rule.filter?.type), names: asList(rule.filter?.name), maxEvents: PREVIEW_LIMITS.maxEvents, timeLimitMs: PREVIEW_LIMITS.timeLimitMs },
+      (event, receivedMs) => preview.push(event, receivedMs),
+    );
+    if (end === 'too_many') throw invalid('since', `covers more than ${PREVIEW_LIMITS.maxEvents} events (the most a preview reads); choose a later since`);
+    if (end === 'too_slow') throw invalid('since', `takes more than ${PREVIEW_LIMITS.timeLimitMs / 1000} s to read; choose a later since`);
+    preview.finish(now);
+    const state = preview.current;
+    return reply.send({
+      data: {
+        project_key: visible,
+        since: since.toISOString(),
+        until: new Date(now).toISOString(),
+        events_scanned: preview.scanned,
+        events_matched: preview.matched,
+        changes_total: preview.changeCount,
+        state: { status: state.status, value: state.value, version: state.version, changed_at: iso(state.changed_at) },
+        timeline: preview.changes.map((c) => ({ status: c.status, previous_status: c.previous_status, value: c.value, version: c.version, event_id: c.event_id, cause: c.cause, changed_at: new Date(c.changed_at).toISOString() })),
+      },
+    });
+  });
+}
