@@ -123,7 +123,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     pipeline: new EventPipeline(producer, eventIds, env.TOPIC_EVENTS),
     validator: createEnvelopeValidator(),
     metrics,
-    idempotency: new IdempotencyStore(redis, env.IDEMPOTENCY_TTL_SECONDS),
+    idempotency: new IdempotencyStore(redis, env.IDEMPOTENCY_TTL_SECONDS, Math.ceil((env.KAFKA_DELIVERY_TIMEOUT_MS + env.WEBHOOK_OUTCOME_TIMEOUT_MS) / 1000) + 2),
     controlFeed,
     ...(ruleOutcomes === undefined ? {} : { ruleOutcomes }),
     requestNotification: (request) => producer.send(env.TOPIC_NOTIFICATION_REQUESTS, TOPICS.notificationRequests.encode(request)),

@@ -43,7 +43,7 @@ export interface Submission {
   /** Ids of an earlier attempt of this same request whose events may have reached Kafka: reused, so they are stored once. */
   resume?: PublishAttempt | undefined;
   /** Called with the ids before the events go to Kafka (e.g. to start watching for rule outcomes). */
-  beforePublish?: ((attempt: PublishAttempt) => void) | undefined;
+  beforePublish?: ((attempt: PublishAttempt) => void | Promise<void>) | undefined;
   /** The request waits for the rule engine's outcome: the events ask the engine for one (pb-outcome-wanted). */
   outcomeWanted?: boolean;
 }
@@ -75,7 +75,7 @@ export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Acc
   const receivedAt = new Date(resume?.receivedAtMs ?? deps.now());
   try {
     const ids = resume?.ids ?? (await deps.pipeline.allocateIds(s.events.length));
-    s.beforePublish?.({ ids, receivedAtMs: receivedAt.getTime() });
+    await s.beforePublish?.({ ids, receivedAtMs: receivedAt.getTime() });
     const started = performance.now();
     await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt, s.outcomeWanted === true);
     deps.metrics.kafkaAckSeconds.observe((performance.now() - started) / 1000);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, readTopic } from '@pulseboard/test-kit';
 import { ingestTestGateway, type IngestTestGateway } from '../../test/ingest-test-kit.ts';
+import { IdempotencyStore } from './idempotency.ts';
 
 describe('Idempotency-Key on /ingest and /api/v1/webhooks', () => {
   let gw: IngestTestGateway;
@@ -101,4 +102,49 @@ describe('Idempotency-Key on /ingest and /api/v1/webhooks', () => {
     expect(blank.status).toBe(400);
     expect(blank.body.details).toEqual({ 'Idempotency-Key': ["can't be blank"] });
   });
+
+  it('a key whose gateway died mid-request (ids recorded, never answered): 409 while its lease lasts, then taken over with the same ids', async () => {
+    // The store as a gateway uses it, with a 1 s lease; "dying" is claiming and recording, then nothing.
+    const store = new IdempotencyStore(gw.redis, 3600, 1);
+    const key = randomUUID();
+    const first = await store.claim('dead-gw', 'webhooks', key, '{"events":[1]}');
+    if (first.kind !== 'claimed') throw new Error('expected a claim');
+    expect(first.resume).toBeUndefined();
+    await first.recordAttempt({ ids: [41, 42], receivedAtMs: 1234 });
+
+    await expect(store.claim('dead-gw', 'webhooks', key, '{"events":[1]}')).rejects.toMatchObject({ code: 'idempotency_conflict' });
+    // Another body under the key is still refused as reuse.
+    await expect(store.claim('dead-gw', 'webhooks', key, '{"events":[2]}')).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+
+    const retry = await waitForClaim(() => store.claim('dead-gw', 'webhooks', key, '{"events":[1]}'));
+    expect(retry.resume).toEqual({ ids: [41, 42], receivedAtMs: 1234 });
+    // The recorded ids keep the key's full TTL, through the takeover too.
+    const [entry] = await gw.redis.keys('{pbidem}:dead-gw:webhooks:*');
+    expect(await gw.redis.ttl(entry!)).toBeGreaterThan(3000);
+    // The new holder has its own lease: a concurrent retry waits again.
+    await expect(store.claim('dead-gw', 'webhooks', key, '{"events":[1]}')).rejects.toMatchObject({ code: 'idempotency_conflict' });
+  });
+
+  it('a key whose gateway died before recording ids is taken over with none to reuse (nothing reached Kafka)', async () => {
+    const store = new IdempotencyStore(gw.redis, 3600, 1);
+    const key = randomUUID();
+    expect((await store.claim('dead-gw', 'ingest', key, 'body')).kind).toBe('claimed');
+    const retry = await waitForClaim(() => store.claim('dead-gw', 'ingest', key, 'body'));
+    expect(retry.resume).toBeUndefined();
+  });
 });
+
+/** Claims again until the lease has run out (409 until then). */
+async function waitForClaim(claim: () => ReturnType<IdempotencyStore['claim']>) {
+  for (const started = Date.now(); Date.now() - started < 10_000; ) {
+    try {
+      const result = await claim();
+      if (result.kind === 'claimed') return result;
+      throw new Error(`unexpected ${result.kind}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'idempotency_conflict') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error('the lease did not run out within 10 s');
+}

@@ -14,8 +14,8 @@ export interface Produced {
 export interface IdempotentRun {
   /** Ids of an earlier attempt of this request whose fate is unknown: to be reused. */
   resume: PublishAttempt | undefined;
-  /** To be called with the ids before the events are handed to Kafka; absent without a key. */
-  record: ((attempt: PublishAttempt) => void) | undefined;
+  /** To be awaited with the ids before the events are handed to Kafka (it stores them with the key); absent without a key. */
+  record: ((attempt: PublishAttempt) => Promise<void>) | undefined;
 }
 
 const WITHOUT_KEY: IdempotentRun = { resume: undefined, record: undefined };
@@ -51,7 +51,8 @@ export async function withIdempotency(
   try {
     produced = await run({
       resume: claim.resume,
-      record: (attempt) => {
+      record: async (attempt) => {
+        await claim.recordAttempt(attempt);
         handedOver = attempt;
       },
     });

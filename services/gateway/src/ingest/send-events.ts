@@ -56,8 +56,8 @@ export function sendEvents(deps: SendEventsDeps, request: FastifyRequest, reply:
         headers = rateLimitHeaders(decided, decision);
         reply.headers(headers);
       },
-      beforePublish: (published) => {
-        attempt.record?.(published);
+      beforePublish: async (published) => {
+        await attempt.record?.(published);
         watch = deps.ruleOutcomes?.watch(published.ids);
       },
     }).catch((error: unknown) => {
