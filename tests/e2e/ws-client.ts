@@ -1,10 +1,11 @@
 import WebSocket from 'ws';
 import { waitFor } from '@pulseboard/test-kit';
-import { broadcastServerMessageSchema, createAjv, tileChangeSchema } from '@pulseboard/contracts';
+import { broadcastServerMessageSchema, createAjv, ingestedEventSchema, tileChangeSchema } from '@pulseboard/contracts';
 
 // Every server message is checked against the protocol's schema (the AsyncAPI document is generated from it).
 const ajv = createAjv();
 ajv.addSchema(tileChangeSchema);
+ajv.addSchema(ingestedEventSchema);
 const validServerMessage = ajv.compile(broadcastServerMessageSchema);
 
 /** A WebSocket client for tests: keeps every message and how the socket closed. */

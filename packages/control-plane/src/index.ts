@@ -7,3 +7,4 @@
 export * from './project-rules.ts';
 export * from './credentials.ts';
 export * from './retention.ts';
+export * from './dashboard-tiles.ts';

@@ -11,6 +11,8 @@ export interface FanOutConsumerOptions<T> {
   /** The instance's group is `<groupPrefix>-<random>`: its own, so it receives every message. */
   groupPrefix: string;
   decode: Decoder<T>;
+  /** When given, a message whose key it refuses is passed over undecoded (a reader that wants a few keys of a busy topic). */
+  accept?: (key: Buffer | null) => boolean;
   /** Called for each decoded message, in order per partition. Errors are logged; the message is not retried. */
   handle: (value: T, message: KafkaMessage, partition: number) => void | Promise<void>;
   /** Told each message that could not be decoded (logged and skipped). */
@@ -73,6 +75,10 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
       const partition = batch.partition;
       for (const message of batch.messages) {
         if (!isRunning() || isStale()) return;
+        if (options.accept !== undefined && !options.accept(message.key)) {
+          resolveOffset(message.offset);
+          continue;
+        }
         const decoded = options.decode(message.value, message.headers);
         if (!decoded.ok) {
           logger.warn({ event: 'fan_out_message_undecodable', topic, partition, offset: message.offset, reason: decoded.code });

@@ -6,6 +6,7 @@ const store = sessionStorage; // the token lives here only: never in the URL, go
 let ws = null;
 let retry = 500;
 let tiles = new Map();
+let removed = new Set(); // tiles deleted while shown: a late change for one does not bring it back
 let project = null;
 let position; // the last change position shown: a reconnect resumes after it
 
@@ -56,11 +57,25 @@ function handle(m) {
     subscribe(same);
   } else if (m.type === 'snapshot') {
     tiles = new Map(m.tiles.map((t) => [t.tile_id, t]));
+    removed = new Set();
     keep(m.position);
+    render();
+  } else if ((m.type === 'tile_added' || m.type === 'tile_updated') && m.v === 1) {
+    // A tile's definition: insert or replace (its state stays as it was, or unknown for a new tile).
+    if (m.project !== project) return;
+    const t = m.tile;
+    const was = tiles.get(t.tile_id) ?? { status: 'unknown', value: null, version: 0, last_event_id: null, changed_at: null };
+    removed.delete(t.tile_id);
+    tiles.set(t.tile_id, { ...was, tile_id: t.tile_id, tile_name: t.tile_name, kind: t.kind, tile_position: t.position, rule: t.rule, settings: t.settings });
+    render(t.tile_id);
+  } else if (m.type === 'tile_removed' && m.v === 1) {
+    if (m.project !== project) return;
+    tiles.delete(m.tile_id);
+    removed.add(m.tile_id);
     render();
   } else if (m.type === 'change') {
     const c = m.change;
-    if (c.project_key !== project) return;
+    if (c.project_key !== project || removed.has(c.tile_id)) return;
     tiles.set(c.tile_id, { ...tiles.get(c.tile_id), tile_id: c.tile_id, tile_name: c.tile_name, status: c.status, value: c.value, version: c.version, last_event_id: c.event_id, changed_at: c.changed_at });
     keep(c.position);
     render(c.tile_id);
@@ -92,7 +107,9 @@ function notice(text) {
 
 function render(changed) {
   const list = $('tiles');
-  const items = [...tiles.values()].map((t) => {
+  // Dashboard order: the tiles' positions (from the snapshot and tile messages), then ids.
+  const ordered = [...tiles.values()].sort((a, b) => (a.tile_position ?? 0) - (b.tile_position ?? 0) || a.tile_id - b.tile_id);
+  const items = ordered.map((t) => {
     let li = list.querySelector(`[data-tile="${t.tile_id}"]`);
     if (!li) {
       li = document.createElement('li');

@@ -12,8 +12,14 @@ const properties = {
   BROADCAST_MAX_BUFFERED_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
   // A resume that missed more changes than this gets a snapshot instead.
   BROADCAST_RESUME_MAX_CHANGES: { type: 'integer', minimum: 1, default: 1000 },
-  // How often open connections' credentials are checked again (regenerated key, deleted user).
+  // How often user tokens of open connections are checked again (a deleted user or new token is not on the control feed).
   BROADCAST_REVALIDATE_MS: { type: 'integer', minimum: 50, default: 500 },
+  // The safety net under the control feed: project keys, projects and watched tiles read again this often.
+  BROADCAST_CONTROL_POLL_MS: { type: 'integer', minimum: 100, default: 30000 },
+  // A live event tail sends at most this many events a second to a client (the rest are counted as skipped).
+  BROADCAST_TAIL_MAX_PER_SECOND: { type: 'integer', minimum: 1, maximum: 10000, default: 50 },
+  // The events topic is read while someone tails, and this long after the last tail ended.
+  BROADCAST_TAIL_LINGER_MS: { type: 'integer', minimum: 0, default: 10000 },
   BROADCAST_MAX_SUBSCRIPTIONS: { type: 'integer', minimum: 1, default: 50 },
   // Time-bounded batching of tile changes (kafka-kit FetchPacer): while changes flow, fetches are this far
   // apart, so one fetch brings this long's changes; part of every frame's latency (at most this much).

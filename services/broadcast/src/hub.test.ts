@@ -3,7 +3,7 @@ import { Hub, type ChangeFrame, type Subscriber } from './hub.ts';
 
 function recorder(): Subscriber & { got: ChangeFrame[] } {
   const got: ChangeFrame[] = [];
-  return { got, deliver: (change) => got.push(change) };
+  return { got, deliver: (change) => got.push(change), deliverFrame: () => undefined };
 }
 
 describe('hub', () => {

@@ -8,6 +8,8 @@ export interface ChangeFrame {
 
 export interface Subscriber {
   deliver(change: ChangeFrame): void;
+  /** A frame that is not a tile change (tile_added/updated/removed): no position, sent as it is. */
+  deliverFrame(projectKey: string, frame: Buffer): void;
 }
 
 /**
@@ -19,16 +21,32 @@ export interface Subscriber {
 export class Hub {
   private readonly byProject = new Map<string, Set<Subscriber>>();
 
+  constructor(private readonly watchers: { first?: (projectKey: string) => void; last?: (projectKey: string) => void } = {}) {}
+
   add(projectKey: string, subscriber: Subscriber): void {
     let set = this.byProject.get(projectKey);
-    if (set === undefined) this.byProject.set(projectKey, (set = new Set()));
+    if (set === undefined) {
+      this.byProject.set(projectKey, (set = new Set()));
+      this.watchers.first?.(projectKey);
+    }
     set.add(subscriber);
   }
 
   remove(projectKey: string, subscriber: Subscriber): void {
     const set = this.byProject.get(projectKey);
-    set?.delete(subscriber);
-    if (set?.size === 0) this.byProject.delete(projectKey);
+    if (set === undefined || !set.delete(subscriber)) return;
+    if (set.size === 0) {
+      this.byProject.delete(projectKey);
+      this.watchers.last?.(projectKey);
+    }
+  }
+
+  /** Sends the same bytes to every subscriber of the project. */
+  publishFrame(projectKey: string, frame: Buffer): number {
+    const set = this.byProject.get(projectKey);
+    if (set === undefined) return 0;
+    for (const subscriber of set) subscriber.deliverFrame(projectKey, frame);
+    return set.size;
   }
 
   /** Subscriptions held now (a connection watching two projects holds two). */

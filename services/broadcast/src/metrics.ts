@@ -8,6 +8,8 @@ export interface BroadcastMetrics {
   changesReceived: Counter;
   /** By reason; `slow_consumer` counts the slow clients dropped. */
   closed: Counter<'reason'>;
+  /** Events the tail feed handed a tail, by what became of them (sent, skipped, filtered). */
+  tailEvents: Counter<'outcome'>;
   /** Reports the subscriptions held, counted by `count` at each scrape. */
   watchSubscriptions(count: () => number): void;
 }
@@ -20,6 +22,7 @@ export function createBroadcastMetrics(): BroadcastMetrics {
     messagesSent: new Counter({ name: 'broadcast_messages_sent_total', help: 'Messages sent to clients', registers: [registry] }),
     changesReceived: new Counter({ name: 'broadcast_changes_received_total', help: 'Tile changes read from Kafka', registers: [registry] }),
     closed: new Counter({ name: 'broadcast_connections_closed_total', help: 'Connections closed by the server, by reason (slow_consumer: a client that could not keep up, dropped)', labelNames: ['reason'], registers: [registry] }),
+    tailEvents: new Counter({ name: 'broadcast_tail_events_total', help: 'Events offered to live tails, by outcome (sent, skipped: over the rate or a slow client, filtered)', labelNames: ['outcome'], registers: [registry] }),
     watchSubscriptions(count) {
       new Gauge({
         name: 'broadcast_subscriptions',

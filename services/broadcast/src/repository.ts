@@ -18,6 +18,11 @@ export interface TileSnapshot {
   version: number;
   last_event_id: number | null;
   changed_at: string | null;
+  kind: string;
+  /** The tile's place in dashboard order. */
+  tile_position: number;
+  rule: Record<string, unknown>;
+  settings: Record<string, unknown>;
 }
 
 export type CatchUp = { kind: 'changes'; changes: TileChange[] } | { kind: 'snapshot'; position: number; tiles: TileSnapshot[] };
@@ -48,7 +53,8 @@ export async function catchUp(pool: Pool, projectKey: string, since: number | un
     const { rows: position } = await client.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history WHERE project_key = $1', [projectKey]);
     const { rows: tiles } = await client.query<TileSnapshot & { changed_at: Date | null }>(
       `SELECT t.id AS tile_id, t.name AS tile_name, coalesce(s.status, 'unknown') AS status, coalesce(s.value, 'null'::jsonb) AS value,
-              coalesce(s.version, 0) AS version, s.last_event_id, coalesce(s.changed_at, t.created_at) AS changed_at
+              coalesce(s.version, 0) AS version, s.last_event_id, coalesce(s.changed_at, t.created_at) AS changed_at,
+              t.kind, t.position AS tile_position, t.rule, t.settings
          FROM tiles t LEFT JOIN tile_states s ON s.tile_id = t.id WHERE t.project_key = $1 ORDER BY t.position, t.id`,
       [projectKey],
     );

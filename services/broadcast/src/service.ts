@@ -9,7 +9,10 @@ import { ClientConnection } from './connection.ts';
 import { registerDashboard } from './dashboard.ts';
 import { Hub } from './hub.ts';
 import { createBroadcastMetrics } from './metrics.ts';
-import { accountProjects, liveCredentials, liveProjects, projectByKeyHash, userByTokenHash, type Principal } from './repository.ts';
+import { accountProjects, projectByKeyHash, userByTokenHash, type Principal } from './repository.ts';
+import { Revalidator } from './revalidation.ts';
+import { TailFeed } from './tail-feed.ts';
+import { TileViews } from './tile-views.ts';
 
 export interface BroadcastService {
   url: string;
@@ -23,9 +26,11 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-broadcast' });
   const metrics = createBroadcastMetrics();
   instrumentPool(metrics.registry, pool);
-  const hub = new Hub();
+  // A project's tiles are followed while this instance has subscribers for it.
+  let tiles: TileViews | undefined;
+  const hub = new Hub({ last: (project) => tiles?.unwatch(project) });
+  tiles = new TileViews({ pool, logger, publish: (project, frame) => hub.publishFrame(project, frame) });
   metrics.watchSubscriptions(() => hub.subscriptions());
-  const connections = new Set<ClientConnection>();
   const ajv = createAjv();
   const validate = ajv.compile<BroadcastClientMessage>(broadcastClientMessageSchema);
   const parse = (text: string): BroadcastClientMessage | undefined => {
@@ -54,7 +59,32 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-broadcast`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
   // The feed's group is the instance's own and never commits: no lag to read, batch sizes and membership only.
   const kafkaSignals = instrumentKafka(kafka, metrics.registry);
-  await ensureTopics(kafka, [TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES)]);
+  await ensureTopics(kafka, [TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES), TOPICS.control.spec(env.TOPIC_CONTROL), TOPICS.events.spec(env.TOPIC_EVENTS, env)]);
+  const connections = new Set<ClientConnection>();
+  const revalidator = new Revalidator({ pool, logger, connections: () => connections });
+  // Control-plane writes as they happen (every instance sees every one): tile edits go to the project's
+  // subscribers, a regenerated key or deleted project ends what it opened at once. Before the socket opens.
+  const control = await runFanOutConsumer({
+    kafka,
+    logger,
+    topic: env.TOPIC_CONTROL,
+    groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast-control`,
+    decode: TOPICS.control.decode,
+    handle: (change) => {
+      tiles.changed(change.project_key, change.revision);
+      if (change.change === 'project_key_regenerated' || change.change === 'project_deleted') void revalidator.now({ users: false, projects: new Set([change.project_key]) });
+    },
+  });
+  // The events topic, only while someone tails a project (tail-feed.ts).
+  const tailFeed = new TailFeed({
+    kafka,
+    logger,
+    topic: env.TOPIC_EVENTS,
+    groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast-tail`,
+    gatherMs: env.BROADCAST_GATHER_MS,
+    lingerMs: env.BROADCAST_TAIL_LINGER_MS,
+    onEvent: (outcome) => metrics.tailEvents.inc({ outcome }),
+  });
   // Every instance reads every change; what came before it started is read from the history.
   const feed = await runFanOutConsumer<{ projectKey: string; position: number; raw: string }>({
     kafka,
@@ -72,7 +102,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
       hub.publish(projectKey, position, raw);
     },
   });
-  await feed.whenReady();
+  await Promise.all([feed.whenReady(), control.whenReady()]);
 
   const app = Fastify({ logger: false });
   // ws refuses a frame over maxPayload itself, with 1009: the bound is set above the protocol's
@@ -83,9 +113,9 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   registerHttpMetrics(app, metrics.registry);
   registerDashboard(app);
   // Ready while the feed is in its group and fetching: a client served now misses no change.
-  registerOpsRoutes(app, { registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() && feed.ready() }) });
+  registerOpsRoutes(app, { registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() && feed.ready() && control.ready() }) });
 
-  const deps = { env, pool, logger, metrics, hub, authenticate, parse };
+  const deps = { env, pool, logger, metrics, hub, tiles, tailFeed, authenticate, parse };
   app.register(async (ws) => {
     // A credential in the Authorization header is checked before the upgrade: a bad one is 401, no socket.
     ws.addHook('preValidation', async (request, reply) => {
@@ -121,29 +151,13 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     }
   }, env.BROADCAST_HEARTBEAT_MS);
 
-  // A regenerated key or a deleted user ends its connections, a deleted project its subscriptions, within REVALIDATE_MS.
-  let revalidating = false;
-  const revalidate = setInterval(() => {
-    if (revalidating || connections.size === 0) return;
-    revalidating = true;
-    const held = [...connections].filter((c) => c.principal !== undefined);
-    const keys = held.filter((c) => c.principal!.kind === 'project').map((c) => c.principal!.credentialHash);
-    const tokens = held.filter((c) => c.principal!.kind === 'user').map((c) => c.principal!.credentialHash);
-    // A project key's connection ends with its project (the key goes with it); a user's connection only loses that subscription.
-    const subscribed = [...new Set(held.flatMap((c) => c.subscribedProjects()))];
-    Promise.all([liveCredentials(pool, keys, tokens), liveProjects(pool, subscribed)])
-      .then(([live, projects]) => {
-        for (const c of held) {
-          if (!live.has(c.principal!.credentialHash.toString('hex'))) {
-            c.close(BROADCAST_CLOSE.credentialRevoked, 'credential revoked', 'credential_revoked');
-            continue;
-          }
-          for (const project of c.subscribedProjects()) if (!projects.has(project)) c.endSubscription(project, 'project_deleted');
-        }
-      })
-      .catch((error: unknown) => logger.warn({ event: 'revalidation_failed', err: error }))
-      .finally(() => (revalidating = false));
-  }, env.BROADCAST_REVALIDATE_MS);
+  // User tokens are not on the control feed: checked again every REVALIDATE_MS. Everything the feed
+  // carries is read again every CONTROL_POLL_MS, only a safety net for a lost message.
+  const revalidateUsers = setInterval(() => revalidator.poll({ users: true, projects: new Set() }), env.BROADCAST_REVALIDATE_MS);
+  const safetyPoll = setInterval(() => {
+    revalidator.poll({ users: true, projects: 'all' });
+    tiles.refreshAll();
+  }, env.BROADCAST_CONTROL_POLL_MS);
 
   const address = await app.listen({ port: env.BROADCAST_PORT, host: env.BROADCAST_HOST });
   logger.info({ event: 'broadcast_started', address, topic: env.TOPIC_TILE_CHANGES, group: feed.groupId });
@@ -156,8 +170,9 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
       // Order: no new changes, tell clients to go elsewhere (they resume from the history), then close.
       stopping ??= (async () => {
         clearInterval(heartbeat);
-        clearInterval(revalidate);
-        await feed.stop();
+        clearInterval(revalidateUsers);
+        clearInterval(safetyPoll);
+        await Promise.all([feed.stop(), control.stop(), tailFeed.stop()]);
         for (const c of connections) c.close(BROADCAST_CLOSE.goingAway, 'server shutting down', 'going_away');
         await app.close();
         await pool.end();

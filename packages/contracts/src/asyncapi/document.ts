@@ -91,12 +91,12 @@ export function generateAsyncApiDocument(): Json {
   channels.broadcast = {
     address: '/ws',
     title: 'Broadcast WebSocket',
-    description: `Live tile changes. Authenticate with \`Authorization: Bearer\` at the upgrade or an \`auth\` message; subscribe to projects, resume with \`since\`. Close codes: ${closeCodes}. Details: services/broadcast/docs/protocol.md.`,
+    description: `Live tile changes, tile definitions (added, updated, removed) and a live event tail. Authenticate with \`Authorization: Bearer\` at the upgrade or an \`auth\` message; subscribe to projects, resume with \`since\`. Close codes: ${closeCodes}. Details: services/broadcast/docs/protocol.md.`,
     servers: [{ $ref: '#/servers/broadcast' }],
     messages: { BroadcastClientMessage: { $ref: '#/components/messages/BroadcastClientMessage' }, BroadcastServerMessage: { $ref: '#/components/messages/BroadcastServerMessage' } },
   };
-  operations.sendBroadcastMessage = { action: 'send', channel: { $ref: '#/channels/broadcast' }, summary: 'auth, subscribe (with since to resume), unsubscribe, ping', messages: [{ $ref: '#/channels/broadcast/messages/BroadcastClientMessage' }] };
-  operations.receiveBroadcastMessage = { action: 'receive', channel: { $ref: '#/channels/broadcast' }, summary: 'ready, snapshot, change, subscribed, error, unsubscribed, pong', messages: [{ $ref: '#/channels/broadcast/messages/BroadcastServerMessage' }] };
+  operations.sendBroadcastMessage = { action: 'send', channel: { $ref: '#/channels/broadcast' }, summary: 'auth, subscribe (with since to resume), unsubscribe, tail (v1, live events with filters), untail, ping', messages: [{ $ref: '#/channels/broadcast/messages/BroadcastClientMessage' }] };
+  operations.receiveBroadcastMessage = { action: 'receive', channel: { $ref: '#/channels/broadcast' }, summary: 'ready, snapshot, change, subscribed, error, unsubscribed, pong, tile_added, tile_updated, tile_removed (v1), tailing, event, skipped, untailed (v1)', messages: [{ $ref: '#/channels/broadcast/messages/BroadcastServerMessage' }] };
 
   return {
     asyncapi: '3.1.0',
