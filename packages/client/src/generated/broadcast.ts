@@ -20,6 +20,25 @@ export interface components {
         } | {
             /** @constant */
             type: "ping";
+        } | {
+            filters?: {
+                channel?: string;
+                label?: string[];
+                name?: string;
+                /** @enum {string} */
+                severity?: "info" | "warn" | "error" | "critical";
+                /** @enum {string} */
+                type?: "deployment" | "uptime" | "error" | "metric" | "infrastructure";
+            };
+            project: string;
+            /** @constant */
+            type: "tail";
+            /** @constant */
+            v: 1;
+        } | {
+            project: string;
+            /** @constant */
+            type: "untail";
         };
         /** BroadcastServerMessage */
         BroadcastServerMessage: {
@@ -36,10 +55,15 @@ export interface components {
             project: string;
             tiles: {
                 changed_at: string | null;
+                kind?: string;
                 last_event_id: number | null;
+                /** @description the tile rule as stored (https://pulseboard.dev/schemas/tile-rule.json) */
+                rule?: Record<string, never>;
+                settings?: Record<string, never>;
                 status: string;
                 tile_id: number;
                 tile_name: string;
+                tile_position?: number;
                 value: number | boolean | string | null;
                 version: number;
             }[];
@@ -57,7 +81,7 @@ export interface components {
             type: "subscribed";
         } | {
             /** @enum {string} */
-            code: "project_not_found" | "already_subscribed" | "too_many_subscriptions" | "already_authenticated";
+            code: "project_not_found" | "already_subscribed" | "too_many_subscriptions" | "already_authenticated" | "already_tailing" | "not_tailing";
             message: string;
             project?: string;
             /** @constant */
@@ -71,6 +95,107 @@ export interface components {
         } | {
             /** @constant */
             type: "pong";
+        } | {
+            project: string;
+            revision: number;
+            tile: {
+                kind: string;
+                position: number;
+                /** @description the tile rule as stored (https://pulseboard.dev/schemas/tile-rule.json) */
+                rule: Record<string, never>;
+                settings: Record<string, never>;
+                tile_id: number;
+                tile_name: string;
+            };
+            /** @constant */
+            type: "tile_added";
+            /** @constant */
+            v: 1;
+        } | {
+            changed: ("name" | "kind" | "position" | "rule" | "settings")[];
+            project: string;
+            revision: number;
+            tile: {
+                kind: string;
+                position: number;
+                /** @description the tile rule as stored (https://pulseboard.dev/schemas/tile-rule.json) */
+                rule: Record<string, never>;
+                settings: Record<string, never>;
+                tile_id: number;
+                tile_name: string;
+            };
+            /** @constant */
+            type: "tile_updated";
+            /** @constant */
+            v: 1;
+        } | {
+            project: string;
+            revision: number;
+            tile_id: number;
+            /** @constant */
+            type: "tile_removed";
+            /** @constant */
+            v: 1;
+        } | {
+            filters: {
+                channel?: string;
+                label?: string[];
+                name?: string;
+                /** @enum {string} */
+                severity?: "info" | "warn" | "error" | "critical";
+                /** @enum {string} */
+                type?: "deployment" | "uptime" | "error" | "metric" | "infrastructure";
+            };
+            max_per_second: number;
+            project: string;
+            /** @constant */
+            type: "tailing";
+            /** @constant */
+            v: 1;
+        } | {
+            event: components["schemas"]["IngestedEvent"];
+            project: string;
+            /** @constant */
+            type: "event";
+            /** @constant */
+            v: 1;
+        } | {
+            count: number;
+            project: string;
+            /** @enum {string} */
+            reason: "rate" | "slow_client";
+            /** @constant */
+            type: "skipped";
+            /** @constant */
+            v: 1;
+        } | {
+            project: string;
+            /** @constant */
+            reason?: "project_deleted";
+            /** @constant */
+            type: "untailed";
+            /** @constant */
+            v: 1;
+        };
+        /** IngestedEvent */
+        IngestedEvent: {
+            account_id: number;
+            attributes: Record<string, never>;
+            channel?: string;
+            correlation_id?: string;
+            id: number;
+            labels?: string[];
+            name: string;
+            project_key: string;
+            /** Format: date-time */
+            received_at: string;
+            /** @enum {string} */
+            severity?: "info" | "warn" | "error" | "critical";
+            source?: string;
+            /** Format: iso-date-time */
+            timestamp: string;
+            /** @enum {string} */
+            type: "deployment" | "uptime" | "error" | "metric" | "infrastructure";
         };
         /** TileChange */
         TileChange: {

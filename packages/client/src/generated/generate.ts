@@ -26,8 +26,9 @@ export async function generateTypes(): Promise<string> {
  */
 export async function generateBroadcastTypes(): Promise<string> {
   const asyncapi = JSON.parse(readFileSync(ASYNCAPI_DOCUMENT, 'utf8')) as { components: { schemas: Record<string, unknown> } };
-  const { TileChange, BroadcastServerMessage, BroadcastClientMessage } = asyncapi.components.schemas;
-  const document = { openapi: '3.1.0', info: { title: 'broadcast protocol', version: '1' }, paths: {}, components: { schemas: { TileChange, BroadcastServerMessage, BroadcastClientMessage } } };
+  // IngestedEvent: the live tail's `event` message carries one.
+  const { TileChange, IngestedEvent, BroadcastServerMessage, BroadcastClientMessage } = asyncapi.components.schemas;
+  const document = { openapi: '3.1.0', info: { title: 'broadcast protocol', version: '1' }, paths: {}, components: { schemas: { TileChange, IngestedEvent, BroadcastServerMessage, BroadcastClientMessage } } };
   const ast = await openapiTS(document as never, { alphabetize: true });
   return HEADER('docs/asyncapi.json') + astToString(ast);
 }
