@@ -56,6 +56,20 @@ function validArbitrary(schema: Schema, resolve: SchemaResolver, mutation: numbe
   return fc.oneof(...types.map((type) => typed(type, schema, next, depth)));
 }
 
+/**
+ * A pattern's string brought within minLength..maxLength by repeating and
+ * cutting it, never by filtering: fast-check's filter retries synchronously
+ * until a value passes, and a pattern whose generated strings are always
+ * shorter than minLength (`^[\x21-\x7e]+$` with minLength 16) made it spin
+ * forever, out of reach of any test timeout. The result may no longer match
+ * the pattern; for a fuzzer that is one more invalid input.
+ */
+export function withinLength(value: string, min: number, max: number): string {
+  let out = value;
+  if (out.length < min && out.length > 0) out = out.repeat(Math.ceil(min / out.length));
+  return out.length > max ? out.slice(0, max) : out;
+}
+
 function typed(type: string, s: Record<string, unknown>, next: (inner: unknown) => Arbitrary<unknown>, depth: number): Arbitrary<unknown> {
   const num = (key: string) => (typeof s[key] === 'number' ? (s[key] as number) : undefined);
   switch (type) {
@@ -73,7 +87,7 @@ function typed(type: string, s: Record<string, unknown>, next: (inner: unknown) 
     case 'string': {
       if (typeof s.pattern === 'string') {
         try {
-          return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length <= (num('maxLength') ?? 10_000) && v.length >= (num('minLength') ?? 0));
+          return fc.stringMatching(new RegExp(s.pattern)).map((v) => withinLength(v, num('minLength') ?? 0, num('maxLength') ?? 10_000));
         } catch {
           return fc.string();
         }
