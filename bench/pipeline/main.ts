@@ -15,7 +15,7 @@
  *   pnpm bench:pipeline [--phases idle,ingest-100,ingest-300,ingest-1000,webhook-10000]
  *                       [--seconds 20] [--idle-seconds 30] [--warmup 10] [--projects 100]
  *                       [--checkout <dir>] [--profile] [--json <file>] [--no-calibration]
- *                       [--env NAME=value ...] [--postgres-conf <file>|none]
+ *                       [--env NAME=value ...] [--postgres-conf <file>|none] [--no-notifications]
  *
  * --checkout: run another checkout's services (a git worktree of an older
  * commit, with its dependencies installed) on the same infrastructure and
@@ -25,7 +25,9 @@
  * prints the top statements of pg_stat_statements per event.
  * Other phase names: ingest-<rate>, webhook-<rate> (batches of 100). --env sets a
  * service variable (a lever on or off, same code); --postgres-conf another
- * settings file, or none for Debian's defaults.
+ * settings file, or none for Debian's defaults. --no-notifications: no project
+ * has a notification service (what the notification service costs when nobody
+ * listens: issue 25).
  *
  * The measured window of a phase runs from its first request until the
  * store and the rule engine have applied every event, plus one second for
@@ -60,6 +62,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     json: { type: 'string' },
     'no-calibration': { type: 'boolean', default: false },
+    'no-notifications': { type: 'boolean', default: false },
     env: { type: 'string', multiple: true, default: [] },
     'postgres-conf': { type: 'string' },
   },
@@ -175,7 +178,7 @@ async function main(): Promise<void> {
     const profileDir = args.profile ? join(tmpdir(), `pb-pipeline-profiles-${Date.now()}`) : undefined;
     if (profileDir) log(`CPU profiles go to ${profileDir}/<service>`);
     stack = await startStack(checkout, infra, { profileDir, env: serviceEnv });
-    const projects = await provision(stack.gateway, stack.adminToken, Number(args.projects), observer.receiverUrl);
+    const projects = await provision(stack.gateway, stack.adminToken, Number(args.projects), observer.receiverUrl, { notifications: !args['no-notifications'] });
     await observer.start(kafka, infra.databaseUrl, stack.broadcast, projects);
     await admin.connect();
     log(`stack up: ${projects.length} projects x 20 tiles, ${projects.length} WebSocket clients subscribed`);

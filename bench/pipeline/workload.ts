@@ -64,16 +64,16 @@ async function inParallel<T>(count: number, lanes: number, work: (i: number) => 
   return out;
 }
 
-/** Projects, their webhook notification service (to `receiverUrl`) and tiles, through the API. */
-export async function provision(gateway: string, adminToken: string, projects: number, receiverUrl: string): Promise<Project[]> {
+/** Projects, their webhook notification service (to `receiverUrl`; none with `notifications: false`) and tiles, through the API. */
+export async function provision(gateway: string, adminToken: string, projects: number, receiverUrl: string, options: { notifications?: boolean } = {}): Promise<Project[]> {
   const big = 1_000_000_000;
   return inParallel(projects, 8, async (p) => {
     const project = await provisionProject(gateway, adminToken, { projectKey: `bench-${p}`, burstLimit: big, hourlyLimit: big, monthlyQuota: big });
-    const service = await request(`${gateway}/api/v1/notifications`, { token: project.userToken, body: { name: `receiver ${p}`, type: 'webhook', config: { url: `${receiverUrl}/hook/${p}` } } });
-    if (service.status !== 201) throw new Error(`notification service: ${service.status} ${JSON.stringify(service.body)}`);
+    const service = options.notifications === false ? undefined : await request(`${gateway}/api/v1/notifications`, { token: project.userToken, body: { name: `receiver ${p}`, type: 'webhook', config: { url: `${receiverUrl}/hook/${p}` } } });
+    if (service !== undefined && service.status !== 201) throw new Error(`notification service: ${service.status} ${JSON.stringify(service.body)}`);
     for (let i = 0; i < TILES_PER_PROJECT; i++) {
       const body: Record<string, unknown> = { name: `tile ${i}`, kind: 'metric', rule: tileRule(i) };
-      if (NOTIFYING.has(i)) body.notification_service_ids = [service.body.data.id];
+      if (service !== undefined && NOTIFYING.has(i)) body.notification_service_ids = [service.body.data.id];
       const tile = await request(`${gateway}/api/v1/tiles`, { token: project.apiKey, body });
       if (tile.status !== 201) throw new Error(`tile: ${tile.status} ${JSON.stringify(tile.body)}`);
     }

@@ -123,6 +123,33 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     ]);
   });
 
+  it('attaching a service to a tile is in force for the very next change; detaching it stops deliveries (attached services cached by revision)', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    const hook = await createService(project, 'webhook', { url: `${receiver.url}/attach-${project.projectKey}` });
+    const rule = (name: string) => ({ filter: { type: 'metric', name }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } });
+    const x = (await api(project, '/tiles', { token: project.apiKey, body: { name: 'X', kind: 'metric', rule: rule('x') } })).body.data.id as number;
+    const y = (await api(project, '/tiles', { token: project.apiKey, body: { name: 'Y', kind: 'metric', rule: rule('y'), notification_service_ids: [hook.id] } })).body.data.id as number;
+    const sent = async () => (await deliveries(project, hook.id)).map((d) => d.tile_id);
+    // Targets are looked up when a change is handled: Y (attached) marks how far the service got, since
+    // the changes of one project are handled in order (one partition).
+    const handledUpTo = async (yDeliveries: number) => waitFor(async () => (await sent()).filter((t) => t === y).length === yDeliveries, { timeoutMs: 15000, what: `${yDeliveries} deliveries of Y` });
+    await ingest(project, { type: 'metric', name: 'x', attributes: { value: 10 } }); // unknown → ok: X notifies nobody yet
+    await ingest(project, { type: 'metric', name: 'y', attributes: { value: 10 } });
+    await handledUpTo(1);
+    expect(await sent()).toEqual([y]);
+
+    // The event goes in the request right after the attachment answered: no wait between them.
+    expect((await api(project, `/tiles/${x}`, { method: 'PUT', body: { notification_service_ids: [hook.id] } })).status).toBe(200);
+    await ingest(project, { type: 'metric', name: 'x', attributes: { value: 99 } }); // ok → critical
+    await waitFor(async () => (await sent()).includes(x), { timeoutMs: 15000, what: "X's transition delivered after the attachment" });
+
+    expect((await api(project, `/tiles/${x}`, { method: 'PUT', body: { notification_service_ids: [] } })).status).toBe(200);
+    await ingest(project, { type: 'metric', name: 'x', attributes: { value: 10 } }); // critical → ok: nobody to notify now
+    await ingest(project, { type: 'metric', name: 'y', attributes: { value: 99 } });
+    await handledUpTo(2);
+    expect((await sent()).filter((t) => t === x)).toHaveLength(1);
+  });
+
   it('send_message and send answer with the outcome: webhook, Slack and email (SMTP) payloads', async () => {
     const project = await pipeline.provision();
     const slack = await createService(project, 'slack', { webhook_url: `${receiver.url}/msg-slack-${project.projectKey}` });

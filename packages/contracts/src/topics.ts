@@ -120,7 +120,11 @@ const tileChanges: TopicDefinition<TileChange, TileChange, TextMessage> = {
   version: 1,
   description: "Every change of a tile's status or value, relayed from the rule engine's history at least once; a reader drops a repeat by `position`, which grows per project.",
   key: 'project_key (UTF-8): the changes of a project stay in order (by position)',
-  headers: { ...contentTypeHeader, [HEADERS.schema]: { description: 'schema name and version of the value', value: TILE_CHANGE_SCHEMA_HEADER } },
+  headers: {
+    ...contentTypeHeader,
+    [HEADERS.schema]: { description: 'schema name and version of the value', value: TILE_CHANGE_SCHEMA_HEADER },
+    [PROJECT_REVISION_HEADER]: { description: 'the project revision (decimal) of the rules the change was evaluated with, at least: a reader caching control-plane data re-reads a project older than that first', optional: true },
+  },
   valueSchema: tileChangeSchema,
   partitions: 6,
   encode: (change) => ({ key: change.project_key, value: JSON.stringify(change), headers: { ...jsonHeaders, [HEADERS.schema]: TILE_CHANGE_SCHEMA_HEADER } }),

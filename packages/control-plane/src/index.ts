@@ -8,3 +8,4 @@ export * from './project-rules.ts';
 export * from './credentials.ts';
 export * from './retention.ts';
 export * from './dashboard-tiles.ts';
+export * from './notification-targets.ts';

@@ -10,6 +10,9 @@ const properties = {
   // one batch are sent side by side, so two transitions of a tile gathered together could reach a
   // receiver out of order (tests/e2e/notifications: unknown→ok, then ok→critical).
   NOTIFICATION_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 0 },
+  // A safety net only: how often every project's attached services are read again. Changes reach the
+  // cache through the control topic and, by order, through the revision each tile change carries.
+  NOTIFICATION_TARGETS_POLL_MS: { type: 'integer', minimum: 1000, default: 60000 },
   // Retries: first after about NOTIFY_FIRST_RETRY_MS, doubling with jitter, capped; given up after NOTIFY_RETRY_FOR_MS.
   NOTIFY_FIRST_RETRY_MS: { type: 'integer', minimum: 10, default: 1000 },
   NOTIFY_MAX_BACKOFF_MS: { type: 'integer', minimum: 10, default: 3600000 },

@@ -6,6 +6,8 @@ export interface NotificationMetrics {
   created: Counter;
   attempts: Counter<'outcome'>;
   sendSeconds: Histogram<'type'>;
+  /** Reads of the tiles' notification targets from Postgres, by why (none per batch once a project is known). */
+  targetReads: Counter<'reason'>;
   /** Reports the queue's depth, read by `read` at each scrape. */
   watchQueue(read: () => Promise<{ due: number; scheduled: number }>): void;
 }
@@ -17,6 +19,7 @@ export function createNotificationMetrics(): NotificationMetrics {
     created: new Counter({ name: 'notification_deliveries_created_total', help: 'Deliveries created (transitions and requests)', registers: [registry] }),
     attempts: new Counter({ name: 'notification_attempts_total', help: 'Delivery tries by what came of them', labelNames: ['outcome'], registers: [registry] }),
     sendSeconds: new Histogram({ name: 'notification_send_seconds', help: 'Time one try took, by service type', labelNames: ['type'], buckets: [0.005, 0.02, 0.05, 0.1, 0.5, 1, 5, 10], registers: [registry] }),
+    targetReads: new Counter({ name: 'notification_target_reads_total', help: "Reads of tiles' attached services from Postgres, by reason (snapshot, feed, revision, new_project, poll)", labelNames: ['reason'], registers: [registry] }),
     watchQueue(read) {
       new Gauge({
         name: 'notification_queue_deliveries',

@@ -1,7 +1,11 @@
 import type { Pool } from 'pg';
 import type { NotificationType } from '@pulseboard/contracts';
 
-/** Every SQL statement of the notification service. It writes notification_deliveries; it reads tiles and notification_services. */
+/**
+ * Every SQL statement of the notification service. It writes notification_deliveries; the tiles' attached
+ * services are read through @pulseboard/control-plane (targets.ts). Still here: the service's kind, name,
+ * config and secrets joined to the deliveries being sent (listed in control-plane's ownership test).
+ */
 
 export interface NewDelivery {
   id: string;
@@ -44,19 +48,6 @@ export async function insertClaimedDeliveries(pool: Pool, rows: readonly NewDeli
     ],
   );
   return inserted;
-}
-
-/** The services each tile notifies, and the account they belong to (same account only). */
-export async function tileTargets(pool: Pool, tileIds: readonly number[]): Promise<Map<number, { accountId: number; serviceIds: number[] }>> {
-  if (tileIds.length === 0) return new Map();
-  const { rows } = await pool.query<{ id: number; account_id: number; service_ids: number[] }>(
-    `SELECT t.id, p.account_id, coalesce(array_agg(s.id) FILTER (WHERE s.id IS NOT NULL), '{}') AS service_ids
-       FROM tiles t JOIN projects p ON p.project_key = t.project_key
-       LEFT JOIN notification_services s ON s.id = ANY(t.notification_service_ids) AND s.account_id = p.account_id
-      WHERE t.id = ANY($1::bigint[]) GROUP BY t.id, p.account_id`,
-    [tileIds],
-  );
-  return new Map(rows.map((r) => [r.id, { accountId: r.account_id, serviceIds: r.service_ids.map(Number) }]));
 }
 
 export interface DueDelivery {

@@ -1,13 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { createLogger, instrumentPool, kafkaBrokers, startOpsServer, warnOutboundPolicy, type Logger } from '@pulseboard/config';
-import { deadLetterHeaders, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
-import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
+import { deadLetterHeaders, PROJECT_REVISION_HEADER, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
+import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, runFanOutConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
+import { loadNotificationTargets } from '@pulseboard/control-plane';
 import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
 import type { NotificationEnv } from './env.ts';
 import { createNotificationMetrics } from './metrics.ts';
-import { insertClaimedDeliveries, queueDepth, tileTargets, type NewDelivery } from './repository.ts';
+import { insertClaimedDeliveries, queueDepth, type NewDelivery } from './repository.ts';
+import { NotificationTargets } from './targets.ts';
 import { createSenders } from './senders.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -15,6 +17,13 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta
 export interface NotificationService {
   httpAddress: string | undefined;
   stop(): Promise<void>;
+}
+
+/** The project revision a tile change carries (its rules', header pb-project-revision); 0 when absent. */
+function revisionOf(header: Buffer | string | (Buffer | string)[] | undefined): number {
+  const text = Array.isArray(header) ? header[0] : header;
+  const revision = text === undefined ? 0 : Number(text.toString());
+  return Number.isSafeInteger(revision) && revision > 0 ? revision : 0;
 }
 
 /** Composition root: builds every dependency once and passes it down. */
@@ -37,6 +46,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     TOPICS.notificationRequests.spec(env.TOPIC_NOTIFICATION_REQUESTS),
     TOPICS.notificationOutcomes.spec(env.TOPIC_NOTIFICATION_OUTCOMES),
     TOPICS.notificationsDeadLetter.spec(env.TOPIC_NOTIFICATIONS_DLQ),
+    TOPICS.control.spec(env.TOPIC_CONTROL),
   ]);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
@@ -79,6 +89,25 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     }
   };
 
+  // The tiles' attached services, kept in memory (targets.ts): the feed first, then the snapshot, so no
+  // change committed in between passes unseen; the revision each tile change carries covers the rest.
+  const targets = new NotificationTargets(
+    (keys) => loadNotificationTargets(pool, keys),
+    (reason) => metrics.targetReads.inc({ reason }),
+  );
+  const control = await runFanOutConsumer({
+    kafka,
+    logger,
+    topic: env.TOPIC_CONTROL,
+    groupPrefix: `${env.NOTIFICATION_GROUP_ID}-control`,
+    decode: TOPICS.control.decode,
+    handle: (change) => targets.catchUp(change.project_key, change.revision),
+  });
+  await Promise.race([control.whenReady(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+  await targets.refreshAll('snapshot');
+  const poll = setInterval(() => void targets.refreshAll('poll').catch((error: unknown) => logger.warn({ event: 'notification_targets_refresh_failed', err: error })), env.NOTIFICATION_TARGETS_POLL_MS);
+  poll.unref();
+
   // Status transitions (not value-only changes) become one delivery per service the tile names.
   const transitions: RunningConsumer = await runBatchConsumer<TileChange>({
     kafka,
@@ -92,11 +121,11 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
     gatherMs: env.NOTIFICATION_GATHER_MS,
     handle: async (messages) => {
-      const changes = messages.map((m) => m.value).filter((c) => c.status !== c.previous_status);
-      const targets = await tileTargets(pool, [...new Set(changes.map((c) => c.tile_id))]);
+      const transitions = messages.filter((m) => m.value.status !== m.value.previous_status);
+      const found = await targets.targetsFor(transitions.map((m) => ({ projectKey: m.value.project_key, tileId: m.value.tile_id, revision: revisionOf(m.raw.headers?.[PROJECT_REVISION_HEADER]) })));
       const rows: NewDelivery[] = [];
-      for (const c of changes) {
-        const target = targets.get(c.tile_id);
+      for (const { value: c } of transitions) {
+        const target = found.get(c.tile_id);
         for (const serviceId of target?.serviceIds ?? []) {
           rows.push({
             id: `dlv_${c.position}_${serviceId}`,
@@ -143,7 +172,9 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     stop() {
       // Order: no new deliveries, let the tries under way finish and be recorded, then close.
       stopping ??= (async () => {
+        clearInterval(poll);
         await transitions.stop();
+        await control.stop();
         await requests.stop();
         await dispatcher.stop();
         await producer.stop();

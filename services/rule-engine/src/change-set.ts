@@ -17,6 +17,9 @@ export interface EngineTopics {
  * would leave wrong.
  */
 export class ChangeSet {
+  /** `revisionOf`: the project revision of the rules in use (the engine's cache), stamped on each change. */
+  constructor(private readonly revisionOf: (projectKey: string) => number = () => 0) {}
+
   readonly states = new Map<number, StateWrite>();
   readonly deleted = new Set<number>();
   private readonly history: HistoryWrite[] = [];
@@ -34,7 +37,7 @@ export class ChangeSet {
     }
     let byEvent = false;
     for (const change of step.changes) {
-      this.history.push({ tileId: tile.id, projectKey, tileName: tile.name, change });
+      this.history.push({ tileId: tile.id, projectKey, tileName: tile.name, change, rulesRevision: this.revisionOf(projectKey) });
       if (change.cause === 'event') byEvent = true;
     }
     return byEvent;

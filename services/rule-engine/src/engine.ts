@@ -101,6 +101,9 @@ export class RuleEngine {
     return { state: adopted.state, before, adopted };
   }
 
+  /** The revision of a project's cached rules: stamped on its tile changes (the notification service re-reads a project older than that). */
+  private readonly rulesRevision = (projectKey: string): number => this.deps.rules.cached(projectKey)?.revision ?? 0;
+
   readonly handle = async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim): Promise<StateBatchResult> => {
     const memory = this.memory.get(claim.partition);
     if (memory === undefined) throw Object.assign(new Error('partition memory missing'), { retryable: true });
@@ -109,7 +112,7 @@ export class RuleEngine {
     // Wall-clock time, not the engine clock: how long the oldest event took to get here.
     const receivedMs = Date.parse(messages[0]?.value.received_at ?? '');
     if (!Number.isNaN(receivedMs)) this.deps.metrics.batchWaited(Math.max(0, Date.now() - receivedMs) / 1000);
-    const set = new ChangeSet();
+    const set = new ChangeSet(this.rulesRevision);
     const loaded = new Map<string, Map<number, StoredState>>();
     for (const message of messages) {
       const event = message.value;
@@ -218,7 +221,7 @@ export class RuleEngine {
         const memory = this.memory.get(partition);
         if (memory === undefined) return;
         const now = this.deps.clock();
-        const set = new ChangeSet();
+        const set = new ChangeSet(this.rulesRevision);
         for (const [tileId, wake] of [...memory.wakes]) {
           if (wake.at > now) continue;
           const project = await this.deps.rules.get(wake.projectKey);
@@ -251,7 +254,7 @@ export class RuleEngine {
         if (!memory.projects.has(change.projectKey)) continue;
         await this.consumer?.withClaim(partition, async (tx) => {
           const states = await this.projectStates(tx, memory, change.projectKey);
-          const set = this.adoptAll(change.previous, change.next, states, new ChangeSet(), this.deps.clock());
+          const set = this.adoptAll(change.previous, change.next, states, new ChangeSet(this.rulesRevision), this.deps.clock());
           await set.write(tx, partition, memory.stream, this.deps.topics);
           return () => this.commit(memory, set);
         });

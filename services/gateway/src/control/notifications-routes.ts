@@ -35,6 +35,7 @@ import {
   type NotificationServiceRecord,
 } from '../repositories/notifications.ts';
 import type { ReplyWaiter } from '../ingest/reply-waiter.ts';
+import type { ControlFeed } from '../repositories/control-writes.ts';
 import { deliverySchema, notificationServiceSchema, sendOutcomeSchema } from '@pulseboard/contracts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, listQuery, noContent, page, SECURITY } from '../openapi/route-docs.ts';
 import { createNotificationBody, sendMessageBody, updateNotificationBody, type CreateNotificationBody, type SendMessageBody, type UpdateNotificationBody } from './notification-schemas.ts';
@@ -55,6 +56,8 @@ export interface NotificationRouteDeps {
   sendsPerMinute: number;
   /** MAX_NOTIFICATION_SERVICES_PER_ACCOUNT. */
   maxServicesPerAccount: number;
+  /** Deleting a service changes the tiles that named it: their projects' revisions and control messages. */
+  controlFeed: ControlFeed;
 }
 
 type WithId = { Params: { id: string } };
@@ -184,7 +187,7 @@ export function registerNotificationRoutes(app: FastifyInstance, deps: Notificat
     });
 
     api.delete<WithId>('/api/v1/notifications/:id', { ...withId, schema: doc('Delete a notification service', { ...noContent, ...errors('envelope', READ_ERRORS) }) }, async (request, reply) => {
-      if (!(await deleteNotificationService(deps.pool, accountOf(request), request.targetService!.id))) throw notFound('Notification service');
+      if (!(await deleteNotificationService(deps.pool, deps.controlFeed, accountOf(request), request.targetService!.id))) throw notFound('Notification service');
       return reply.code(204).send();
     });
 
