@@ -23,3 +23,15 @@ install_deps() {
   (cd "$root" && pnpm install --frozen-lockfile --reporter=append-only) | grep -vE '^(Progress|Packages:|\+{3,})' || true
   [[ -d "$root/node_modules/.pnpm" ]] || { echo "dependency install failed" >&2; return 1; }
 }
+
+# Runs vitest with an upper bound on its wall time: a test that spins inside one
+# tick (a generator that never returns) is out of reach of vitest's own
+# timeouts, and would otherwise eat CI's whole budget without a word.
+bounded_vitest() {
+  local limit=${PULSEBOARD_SUITE_TIMEOUT:-40m} rc=0
+  timeout --signal=TERM --kill-after=30s "$limit" pnpm exec vitest "$@" || rc=$?
+  if [[ $rc -eq 124 || $rc -eq 137 ]]; then
+    echo "vitest did not finish within $limit (PULSEBOARD_SUITE_TIMEOUT): a test file hung; the files without a result line above are the suspects" >&2
+  fi
+  return $rc
+}

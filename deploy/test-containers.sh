@@ -30,6 +30,6 @@ echo "compose smoke: $((SECONDS - t)) s"
 t=$SECONDS
 # Ryuk (testcontainers' reaper) is an image from Docker Hub; the suite's teardown stops its containers itself.
 TEST_INFRA=containers TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}" \
-  pnpm exec vitest run --project integration --reporter=verbose
+  bounded_vitest run --project integration --reporter=verbose
 echo "integration suite on testcontainers: $((SECONDS - t)) s"
 echo "containers path passed in $((SECONDS - started)) s"

@@ -25,5 +25,5 @@ pnpm --silent typecheck
 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true pnpm exec redocly lint --format=summary docs/openapi.json
 # The compiled services (dist/) that production runs; tests/e2e/compiled runs them.
 bash deploy/build.sh
-pnpm exec vitest run --reporter=verbose
+bounded_vitest run --reporter=verbose
 echo "all tests passed in $(( $(date +%s) - started )) s"
