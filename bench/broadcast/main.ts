@@ -7,9 +7,17 @@
  * end. Baseline in the same run: a bare @fastify/websocket server
  * (bare-server.ts) broadcasting as many changes to as many clients (a ratio).
  *
- *   pnpm bench:broadcast [--clients 1000] [--projects 100] [--rate 1000] [--seconds 20]
+ *   pnpm bench:broadcast [--clients 1000] [--projects 100] [--rate 1000] [--seconds 20] [--tail-rate 10000] [--tail-seconds 10]
  *
  * Targets: p99 <= 100 ms from the 201 to the client; delivery >= 0.5 x the bare server's.
+ *
+ * Then the live tail (issue 28): with the rule engine stopped, the bench itself
+ * produces tile changes (RATE/s, to the same clients) to the tile-changes
+ * topic, first alone, then while one more client tails a project that gets
+ * --tail-rate events/s straight on the events topic. It prints the tile
+ * changes' latency (changed_at to client) p50/p99 of both phases and their
+ * ratio, and what the tailing client got (at most 50/s) and was told it
+ * skipped. Target: the ratio within noise (tile changes not slowed).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { migrateAll } from '@pulseboard/db';
+import { TOPICS } from '@pulseboard/contracts';
 import { envelope, freePort, provisionProject, request, SOURCE_NODE_ARGS, spawnService, testKafka, type ServiceProcess, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 
@@ -27,12 +36,16 @@ const { values: args } = parseArgs({
     projects: { type: 'string', default: '100' },
     rate: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '20' },
+    'tail-rate': { type: 'string', default: '10000' },
+    'tail-seconds': { type: 'string', default: '10' },
   },
 });
 const CLIENTS = Number(args.clients);
 const PROJECTS = Number(args.projects);
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
+const TAIL_RATE = Number(args['tail-rate']);
+const TAIL_SECONDS = Number(args['tail-seconds']);
 const DATABASE_URL = process.env.BROADCAST_BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_broadcast_bench');
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = randomUUID().slice(0, 8);
@@ -45,6 +58,7 @@ const env = {
   TOPIC_EVENTS: `bench.broadcast.${run}.events`,
   TOPIC_TILE_CHANGES: `bench.broadcast.${run}.tile-changes`,
   TOPIC_RULE_OUTCOMES: `bench.broadcast.${run}.rule-outcomes`,
+  TOPIC_CONTROL: `bench.broadcast.${run}.control`,
   // Strong generated secrets: services refuse weak ones.
   ADMIN_TOKEN: TEST_ADMIN_TOKEN,
   SECRETS_KEY: TEST_SECRETS_KEY,
@@ -107,18 +121,18 @@ async function connectClients(url: string, subscribeFor: (i: number) => { header
   };
 }
 
-/** Sends RATE changes per second for SECONDS through `emit`, spread over the projects. */
-async function drive(projects: string[], emit: (lines: { key: string; line: string }[]) => Promise<void>): Promise<void> {
+/** Sends RATE changes per second for `seconds` through `emit`, spread over the projects; positions start after `positionBase`. */
+async function drive(projects: string[], emit: (lines: { key: string; line: string }[]) => Promise<void>, seconds = SECONDS, positionBase = 0): Promise<void> {
   const positions = new Map<string, number>();
   const started = Date.now();
   let sent = 0;
-  const total = RATE * SECONDS;
+  const total = RATE * seconds;
   while (sent < total) {
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * RATE));
     const batch: { key: string; line: string }[] = [];
     for (; sent < due; sent++) {
       const project = projects[sent % projects.length]!;
-      const position = (positions.get(project) ?? 0) + 1;
+      const position = (positions.get(project) ?? positionBase) + 1;
       positions.set(project, position);
       const change = { position, tile_id: 1 + (sent % 50), project_key: project, tile_name: 'CPU', status: sent % 3 === 0 ? 'warning' : 'ok', previous_status: 'ok', value: sent % 100, previous_value: 0, version: position, event_id: sent + 1, changed_at: new Date().toISOString(), cause: 'event' };
       batch.push({ key: project, line: JSON.stringify(change) });
@@ -126,6 +140,80 @@ async function drive(projects: string[], emit: (lines: { key: string; line: stri
     if (batch.length > 0) await emit(batch);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/**
+ * Tile changes produced straight to the topic (no engine: its cost is not the question), alone and
+ * then beside a tailed firehose on the events topic; the same clients measure both.
+ */
+async function tailPhases(options: { engine: ServiceProcess; clients: Awaited<ReturnType<typeof connectClients>>; keys: string[]; firehose: { projectKey: string; apiKey: string; accountId: number }; producerKafka: ReturnType<typeof testKafka>; url: string }) {
+  const { clients, keys, firehose } = options;
+  await options.engine.kill('SIGTERM');
+  const producer = options.producerKafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  const emitChanges = async (batch: { key: string; line: string }[]) => {
+    const now = new Date().toISOString();
+    // changed_at is stamped as the change leaves: latency is the broadcast leg (topic to client).
+    const messages = batch.map((b) => ({ key: b.key, value: b.line.replace(/"changed_at":"[^"]*"/, `"changed_at":"${now}"`), headers: { 'content-type': 'application/json' } }));
+    for (let i = 0; i < messages.length; i += 500) await producer.send({ topic: env.TOPIC_TILE_CHANGES, messages: messages.slice(i, i + 500) });
+  };
+  // Positions far above the history's, so no client drops them as already seen.
+  clients.reset();
+  await drive(keys, emitChanges, TAIL_SECONDS, 1e9);
+  await new Promise((r) => setTimeout(r, 1000));
+  const alone = clients.figures(TAIL_SECONDS);
+
+  /** Tile changes as above while the firehose project gets TAIL_RATE events/s on the events topic. */
+  const firehosePhase = async (positionBase: number) => {
+    clients.reset();
+    let produced = 0;
+    let firing = true;
+    const started = Date.now();
+    const fire = (async () => {
+      const base = { project_key: firehose.projectKey, account_id: firehose.accountId, type: 'metric' as const, name: 'firehose', attributes: { value: 1 } };
+      while (firing) {
+        const due = Math.floor(((Date.now() - started) / 1000) * TAIL_RATE);
+        const messages = [];
+        // At most 500 a send: a stalled loop must not make one request over the broker's size limit.
+        const upTo = Math.min(due, produced + 500);
+        for (; produced < upTo; produced++) {
+          const now = new Date().toISOString();
+          messages.push(TOPICS.events.encode({ event: { ...base, id: positionBase + produced, timestamp: now, received_at: now } }));
+        }
+        if (messages.length > 0) await producer.send({ topic: env.TOPIC_EVENTS, messages });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    await drive(keys, emitChanges, TAIL_SECONDS, positionBase);
+    firing = false;
+    await fire;
+    const seconds = (Date.now() - started) / 1000;
+    await new Promise((r) => setTimeout(r, 1500)); // the last skip counts (sent each second)
+    return { figures: clients.figures(TAIL_SECONDS), produced, seconds };
+  };
+  // The firehose with nobody tailing: what it costs the machine (broker, producer) without broadcast reading it.
+  const untailedPhase = await firehosePhase(1.5e9);
+
+  // One more client tails the firehose project (it is also one of the subscribed projects).
+  const tailer = new WebSocket(options.url, { headers: { authorization: `Bearer ${firehose.apiKey}` } });
+  let tailed = 0;
+  let skipped = 0;
+  let tailing!: () => void;
+  const ready = new Promise<void>((resolve) => (tailing = resolve));
+  tailer.on('message', (data) => {
+    const text = data.toString();
+    if (text.startsWith('{"type":"event"')) tailed++;
+    else if (text.startsWith('{"type":"skipped"')) skipped += (JSON.parse(text) as { count: number }).count;
+    else if (text.startsWith('{"type":"tailing"')) tailing();
+  });
+  await once(tailer, 'open');
+  tailer.send(JSON.stringify({ type: 'tail', v: 1, project: firehose.projectKey }));
+  await ready;
+
+  const tailedPhase = await firehosePhase(2e9);
+  tailer.terminate();
+  await producer.disconnect();
+  return { alone, untailed: untailedPhase, firehose: tailedPhase.figures, produced: tailedPhase.produced, firehoseSeconds: tailedPhase.seconds, tailed, skipped };
 }
 
 async function rssOf(url: string): Promise<number> {
@@ -181,6 +269,7 @@ async function main(): Promise<void> {
     const ours = clients.figures(SECONDS);
     const endToEnd = clients.arrivals.flatMap((a) => (ingest.answeredAt.has(a.eventId) ? [a.at - ingest.answeredAt.get(a.eventId)!] : []));
     const memEnd = await rssOf(`${base}/metrics`);
+    const tail = await tailPhases({ engine: processes[1]!, clients, keys, firehose: projects[0]!, producerKafka: kafka, url: `ws://127.0.0.1:${port}/ws` });
     clients.close();
 
     // Bare server.
@@ -202,9 +291,17 @@ async function main(): Promise<void> {
     log(row('broadcast', ours) + ` (latency from the change's changed_at), memory ${mb(memStart)} at start, ${mb(memEnd)} at end`);
     log(row('bare', baseline) + `, memory ${mb(bareStart)} at start, ${mb(bareEnd)} at end`);
     log(`ratio (delivered/s): ${(ours.perSecond / baseline.perSecond).toFixed(2)} (target >= 0.5)`);
+    log();
+    log(`live tail: rule engine stopped; ${RATE} tile changes/s produced to the tile-changes topic for ${TAIL_SECONDS} s per phase, to the same ${CLIENTS} clients`);
+    log(row('alone', tail.alone) + ' (latency from changed_at)');
+    log(row('untailed', tail.untailed.figures) + ` (latency from changed_at) while ${tail.untailed.produced} events (${Math.round(tail.untailed.produced / tail.untailed.seconds)}/s) went to a project nobody tails`);
+    log(row('tailed', tail.firehose) + ` (latency from changed_at) while ${tail.produced} events (${Math.round(tail.produced / tail.firehoseSeconds)}/s) went to one tailed project`);
+    log(`tile-change latency ratio, tailed firehose / alone: p50 ${(tail.firehose.p50 / tail.alone.p50).toFixed(2)}, p99 ${(tail.firehose.p99 / tail.alone.p99).toFixed(2)}; tailed / untailed firehose (broadcast's own part): p50 ${(tail.firehose.p50 / tail.untailed.figures.p50).toFixed(2)}, p99 ${(tail.firehose.p99 / tail.untailed.figures.p99).toFixed(2)} (target: within noise)`);
+    log(`tailing client: ${tail.tailed} events received (${(tail.tailed / tail.firehoseSeconds).toFixed(0)}/s; bound 50/s after a first burst of 50), ${tail.skipped} reported skipped; received + skipped = ${tail.tailed + tail.skipped} of ${tail.produced} produced`);
+    log(`broadcast memory after the tail phases: ${mb(await rssOf(`${base}/metrics`))}`);
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
-    await admin.deleteTopics({ topics: [env.TOPIC_EVENTS, env.TOPIC_TILE_CHANGES, env.TOPIC_RULE_OUTCOMES] }).catch(() => undefined);
+    await admin.deleteTopics({ topics: [env.TOPIC_EVENTS, env.TOPIC_TILE_CHANGES, env.TOPIC_RULE_OUTCOMES, env.TOPIC_CONTROL] }).catch(() => undefined);
     await admin.disconnect();
   }
 }

@@ -18,6 +18,14 @@ export interface FanOutConsumerOptions<T> {
   /** Told each message that could not be decoded (logged and skipped). */
   onUndecodable?: (reason: string) => void;
   sessionTimeoutMs?: number;
+  /**
+   * A busy topic read beside latency-sensitive work (broadcast's event tail): the broker's answer is
+   * bounded to this many bytes per partition, so kafkajs decodes a small fetch at a time, and the
+   * batch loop gives the event loop back every `yieldEvery` messages, so other sockets are served
+   * in between. Unset: kafkajs' defaults (1 MiB) and no yielding.
+   */
+  maxBytesPerPartition?: number;
+  yieldEvery?: number;
   /** Time-bounded batching: a fetch that brought messages is followed by the next no sooner than this after it began (see FetchPacer); 0: at once. */
   gatherMs?: number;
 }
@@ -49,7 +57,9 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
     // The broker answers a fetch as soon as one byte is there (minBytes 1), so this only
     // bounds an idle fetch: short enough for a quick stop, long enough not to poll.
     maxWaitTimeInMs: 500,
+    ...(options.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: options.maxBytesPerPartition, maxBytes: options.maxBytesPerPartition * 6 }),
   });
+  const yieldEvery = options.yieldEvery ?? 0;
   const pacer = new FetchPacer(consumer, options.gatherMs ?? 0);
   let joined = false;
   let isReady = false;
@@ -73,7 +83,9 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
     eachBatchAutoResolve: false,
     eachBatch: async ({ batch, isRunning, isStale, resolveOffset }) => {
       const partition = batch.partition;
+      let handled = 0;
       for (const message of batch.messages) {
+        if (yieldEvery > 0 && ++handled % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
         if (!isRunning() || isStale()) return;
         if (options.accept !== undefined && !options.accept(message.key)) {
           resolveOffset(message.offset);

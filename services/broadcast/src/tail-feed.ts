@@ -107,6 +107,11 @@ export class TailFeed {
       topic,
       groupPrefix,
       gatherMs,
+      // A firehose must not hold the event loop: small fetches (128 KiB, about 500 events; at one fetch per
+      // gather interval, 20 ms, still 6 MB/s, some 25,000 events/s, per partition) and a
+      // yield every 100 events, so tile changes and other sockets are served in between.
+      maxBytesPerPartition: 128 * 1024,
+      yieldEvery: 100,
       accept: (key) => key !== null && this.byProject.has(key.toString('utf8')),
       decode: (value) => {
         const decoded = TOPICS.events.decode(value);
