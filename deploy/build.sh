@@ -13,3 +13,5 @@ while IFS= read -r -d '' asset; do
   mkdir -p "$(dirname "$target")"
   cp "$asset" "$target"
 done < <(find packages/*/src services/*/src -type f ! -name '*.ts' -print0)
+# @pulseboard/client's bundle (one ES module for browsers and Node, esbuild): packages/client/dist/.
+node -C @pulseboard/source --import tsx packages/client/src/build/write.ts

@@ -67,7 +67,7 @@ export interface SenderOptions {
    */
   whenFull?: 'wait' | 'drop';
   retry?: BackoffOptions & {
-    /** Give a request up after retrying this long (ms). Default 300,000. */
+    /** Give a request up when its next attempt would start later than this after its first (ms); a longer Retry-After too. Default 300,000. */
     maxElapsedMs?: number;
   };
   /** Per attempt (ms). Default 30,000. */
@@ -268,11 +268,12 @@ export class EventSender {
           this.hook('onSent', { events: items.length, attempts: attempt, status: result.status, body: result.body, idempotencyKey });
           return;
         } catch (error) {
-          if (isRetryable(error) && Date.now() - started < maxElapsed) {
-            const retryAfter = error instanceof PulseboardApiError ? error.retryAfterMs : undefined;
+          const retryAfter = error instanceof PulseboardApiError ? error.retryAfterMs : undefined;
+          const delayMs = backoffDelay(attempt - 1, this.options.retry, retryAfter);
+          // Given up when the next attempt would fall after maxElapsedMs (a Retry-After past it included).
+          if (isRetryable(error) && Date.now() + delayMs - started <= maxElapsed) {
             // The server asked every request to hold off (a full rate window, a broker away): not only this one.
             if (retryAfter !== undefined) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfter);
-            const delayMs = backoffDelay(attempt - 1, this.options.retry, retryAfter);
             this.retries++;
             this.hook('onRetry', { attempt, delayMs, error, idempotencyKey });
             await sleep(delayMs);
