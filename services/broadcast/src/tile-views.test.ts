@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import pino from 'pino';
+import type { Pool } from 'pg';
+import type { DashboardTile, DashboardTiles } from '@pulseboard/control-plane';
+import { TileViews } from './tile-views.ts';
+
+const tile = (id: number, name = `T${id}`): DashboardTile => ({ tile_id: id, tile_name: name, kind: 'metric', position: id, rule: {}, settings: {} });
+
+/** A project whose tiles the test sets; reads are counted and can be held to make them overlap. */
+function setup() {
+  let current: DashboardTiles = { revision: 3, tiles: [tile(1)] };
+  let reads = 0;
+  let release: (() => void) | undefined;
+  const sent: { project: string; message: any }[] = [];
+  const views = new TileViews({
+    pool: undefined as unknown as Pool,
+    logger: pino({ level: 'silent' }),
+    publish: (project, frame) => sent.push({ project, message: JSON.parse(frame.toString()) }),
+    load: async () => {
+      reads++;
+      if (release === undefined) return current;
+      await new Promise<void>((resolve) => (release = resolve));
+      return current;
+    },
+  });
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+  return {
+    views,
+    sent,
+    settle,
+    set: (next: DashboardTiles) => (current = next),
+    reads: () => reads,
+    hold: () => (release = () => undefined),
+    releaseRead: () => release?.(),
+  };
+}
+
+describe('tile views from the control feed', () => {
+  it('a newer revision sends the difference once; a repeated or older one, or an unwatched project, reads nothing', async () => {
+    const t = setup();
+    await t.views.watch('p');
+    expect(t.reads()).toBe(1);
+    t.set({ revision: 4, tiles: [tile(1, 'CPU'), tile(2)] });
+    t.views.changed('p', 4);
+    await t.settle();
+    expect(t.sent.map((s) => [s.message.type, s.message.revision])).toEqual([
+      ['tile_updated', 4],
+      ['tile_added', 4],
+    ]);
+    t.views.changed('p', 4);
+    t.views.changed('p', 2);
+    t.views.changed('other', 9);
+    await t.settle();
+    expect(t.reads()).toBe(2);
+    expect(t.sent).toHaveLength(2);
+  });
+
+  it('revisions announced while a read is under way are coalesced into one more read, and nothing goes out after unwatch', async () => {
+    const t = setup();
+    await t.views.watch('p');
+    t.hold();
+    t.set({ revision: 5, tiles: [tile(1), tile(2)] });
+    t.views.changed('p', 4);
+    await t.settle();
+    t.views.changed('p', 5);
+    t.views.changed('p', 5);
+    t.releaseRead();
+    await t.settle();
+    await t.settle();
+    // The read that was held already saw revision 5: no third read, one message.
+    expect(t.reads()).toBe(2);
+    expect(t.sent.map((s) => s.message.type)).toEqual(['tile_added']);
+
+    t.views.unwatch('p');
+    t.set({ revision: 6, tiles: [] });
+    t.views.changed('p', 6);
+    await t.settle();
+    expect(t.sent).toHaveLength(1);
+  });
+});
