@@ -5,3 +5,4 @@ export { adoptRule, compileProjectRules, compileTile, type CompiledTile, type Pr
 export { MAX_WINDOW_ENTRIES, WINDOW_SLOTS } from './window.ts';
 export type { EvaluationState, EvaluationStep, LevelRuns, TileState, TileStateChange, WindowEntry } from './tile-state.ts';
 export { RulePreview } from './preview.ts';
+export { narrowEvent, ruleReads, type RuleReads } from './reads.ts';

@@ -36,6 +36,8 @@ const properties = {
   AUTH_FAILURES_PER_MINUTE: { type: 'integer', minimum: 1, default: 20 },
   NOTIFY_SENDS_PER_MINUTE: { type: 'integer', minimum: 1, default: 30 },
   MAX_TILES_PER_PROJECT: { type: 'integer', minimum: 1, default: 500 },
+  // POST /tiles/preview gives up (400) after this long reading events (docs/read-api.md).
+  PREVIEW_TIME_LIMIT_MS: { type: 'integer', minimum: 100, maximum: 600000, default: 10000 },
   MAX_NOTIFICATION_SERVICES_PER_ACCOUNT: { type: 'integer', minimum: 1, default: 100 },
   // The most a user token may set a project's quota and limits to, unless the admin API set the
   // account's own ceilings (PUT /api/v1/admin/accounts/:id).

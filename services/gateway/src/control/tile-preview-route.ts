@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '@pulseboard/db';
 import { PulseboardError, tilePreviewSchema, type TileRule } from '@pulseboard/contracts';
-import { RulePreview } from '@pulseboard/rules';
+import { RulePreview, ruleReads } from '@pulseboard/rules';
 import { readableProjects } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, SECURITY } from '../openapi/route-docs.ts';
@@ -10,8 +10,8 @@ import { scanPreviewEvents } from '../repositories/preview-events.ts';
 import { previewTileBody, type PreviewTileBody } from './tile-schemas.ts';
 
 const HOUR_MS = 3_600_000;
-/** The preview's bounds (read-api.md): how far back, how many events, how long. Beyond any: 400. */
-export const PREVIEW_LIMITS = { defaultMs: HOUR_MS, maxMs: 24 * HOUR_MS, maxEvents: 1_000_000, timeLimitMs: 10_000, timelineChanges: 5000 };
+/** The preview's bounds (read-api.md): how far back, how many events (and how long: PREVIEW_TIME_LIMIT_MS). Beyond any: 400. */
+export const PREVIEW_LIMITS = { defaultMs: HOUR_MS, maxMs: 24 * HOUR_MS, maxEvents: 1_000_000, timelineChanges: 5000 };
 
 const invalid = (field: string, message: string) => new PulseboardError('validation_error', { details: { [field]: [message] } });
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -25,12 +25,12 @@ const asList = (value: string | readonly string[] | undefined) => (value === und
  * to now. Registered inside the tile routes' scope (the rule schema, the
  * principal hook); `checkRule` is the tile create's own check.
  */
-export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule: (rule: unknown) => void): void {
+export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule: (rule: unknown) => void, timeLimitMs: number): void {
   api.addSchema(previewTileBody);
   const schema = {
     tags: ['tiles'],
     summary: 'Preview a rule over stored events',
-    description: `The timeline of states a tile with this rule would have had since \`since\` (default an hour ago, at most 24 h), and how many events matched, by the rule engine's own evaluator. At most ${PREVIEW_LIMITS.maxEvents.toLocaleString('en')} events read and ${PREVIEW_LIMITS.timeLimitMs / 1000} s: beyond, 400 \`validation_error\` on \`since\`.`,
+    description: `The timeline of states a tile with this rule would have had since \`since\` (default an hour ago, at most 24 h), and how many events matched, by the rule engine's own evaluator. At most ${PREVIEW_LIMITS.maxEvents.toLocaleString('en')} events read and \`PREVIEW_TIME_LIMIT_MS\` (10 s) spent reading: beyond, 400 \`validation_error\` on \`since\`.`,
     security: SECURITY.projectKeyOrUserToken,
     body: { $ref: previewTileBody.$id },
     response: { 200: data(tilePreviewSchema, 'The preview'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) },
@@ -52,11 +52,11 @@ export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule:
     const preview = new RulePreview(rule, PREVIEW_LIMITS.timelineChanges);
     const end = await scanPreviewEvents(
       pool,
-      { projectKey: visible, since, types: asList(rule.filter?.type), names: asList(rule.filter?.name), maxEvents: PREVIEW_LIMITS.maxEvents, timeLimitMs: PREVIEW_LIMITS.timeLimitMs },
+      { projectKey: visible, since, types: asList(rule.filter?.type), names: asList(rule.filter?.name), reads: ruleReads(rule), maxEvents: PREVIEW_LIMITS.maxEvents, timeLimitMs },
       (event, receivedMs) => preview.push(event, receivedMs),
     );
     if (end === 'too_many') throw invalid('since', `covers more than ${PREVIEW_LIMITS.maxEvents} events (the most a preview reads); choose a later since`);
-    if (end === 'too_slow') throw invalid('since', `takes more than ${PREVIEW_LIMITS.timeLimitMs / 1000} s to read; choose a later since`);
+    if (end === 'too_slow') throw invalid('since', `takes more than ${timeLimitMs / 1000} s to read; choose a later since`);
     preview.finish(now);
     const state = preview.current;
     return reply.send({

@@ -21,6 +21,8 @@ import { createTileBody, MAX_RULE_BYTES, updateTileBody, type CreateTileBody, ty
 export interface TileRouteDeps {
   /** MAX_TILES_PER_PROJECT: the documented cap (docs/read-api.md). */
   maxTilesPerProject: number;
+  /** PREVIEW_TIME_LIMIT_MS: POST /tiles/preview's budget for reading events. */
+  previewTimeLimitMs: number;
   auth: Pick<Authenticator, 'principal'>;
   pool: Pool;
   controlFeed: ControlFeed;
@@ -120,7 +122,7 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
       return reply.send({ data: rows.map((row) => presentTileHistory(tile, row, unit)), meta: listMeta(paging.page, total) });
     });
 
-    registerTilePreview(api, deps.pool, checkRule);
+    registerTilePreview(api, deps.pool, checkRule, deps.previewTimeLimitMs);
 
     api.post<{ Body: CreateTileBody }>('/api/v1/tiles', { schema: { body: { $ref: createTileBody.$id }, ...doc('Create a tile', { 201: data(tileSchema, 'The tile'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }) } }, async (request, reply) => {
       const principal = request.principal!;
