@@ -555,7 +555,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a rule over stored events
-         * @description The timeline of states a tile with this rule would have had since `since` (default an hour ago, at most 24 h), and how many events matched, by the rule engine's own evaluator. At most 1,000,000 events read and 10 s: beyond, 400 `validation_error` on `since`.
+         * @description The timeline of states a tile with this rule would have had since `since` (default an hour ago, at most 24 h), and how many events matched, by the rule engine's own evaluator. At most 1,000,000 events read and `PREVIEW_TIME_LIMIT_MS` (10 s) spent reading: beyond, 400 `validation_error` on `since`.
          */
         post: operations["postApiV1TilesPreview"];
         delete?: never;
