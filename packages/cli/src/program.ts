@@ -1,10 +1,16 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { PulseboardApiError, PulseboardNetworkError } from '@pulseboard/client';
 import { AdminApiError, AdminClient } from './admin-client.ts';
+import { addClientCommands, CliInputError, SilentFailure } from './client-commands.ts';
 
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
   env: Record<string, string | undefined>;
+  /** All of stdin (send's NDJSON, tiles create --file -). */
+  stdin?: () => Promise<string>;
+  /** Called once on SIGINT/SIGTERM (tail stops cleanly). */
+  onInterrupt?: (stop: () => void) => void;
 }
 
 function integer(value: string): number {
@@ -19,7 +25,7 @@ function integer(value: string): number {
  */
 export function buildProgram(io: Io): Command {
   const program = new Command('pulseboard')
-    .description('Operate a Pulseboard installation through its admin API')
+    .description('Send events, follow tiles and operate a Pulseboard installation')
     .option('--url <url>', 'gateway base URL (env PULSEBOARD_URL)', io.env.PULSEBOARD_URL ?? 'http://127.0.0.1:8080')
     .option('--admin-token <token>', 'the installation\'s ADMIN_TOKEN (env ADMIN_TOKEN; prefer the env: flags show up in process lists)')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
@@ -96,6 +102,7 @@ export function buildProgram(io: Io): Command {
       print({ deleted: true, project_key: o.key });
     });
 
+  addClientCommands(program, io);
   return program;
 }
 
@@ -110,6 +117,16 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     // Commander has printed help or its own message already.
     if (code === 'commander.helpDisplayed' || code === 'commander.help' || code === 'commander.version') return 0;
     if (typeof code === 'string' && code.startsWith('commander.')) return 2;
+    if (error instanceof SilentFailure) return 1;
+    if (error instanceof PulseboardApiError) {
+      io.err(`error: ${error.message}\n`);
+      if (error.details !== undefined) io.err(`${JSON.stringify({ details: error.details }, null, 2)}\n`);
+      return 1;
+    }
+    if (error instanceof PulseboardNetworkError || error instanceof CliInputError) {
+      io.err(`error: ${error.message}\n`);
+      return 1;
+    }
     if (error instanceof AdminApiError) {
       io.err(`error: ${error.message}\n`);
       if (error.details !== undefined) io.err(`${JSON.stringify({ details: error.details }, null, 2)}\n`);
