@@ -104,7 +104,7 @@ describe('the Helm chart, checked with helm and the API schemas', () => {
     expect(breach((c) => (c.image = 'registry.example.com/pulseboard:latest'))).toMatch(/no release tag/);
   });
 
-  it('refuses wrong values at install: latest, a missing secret, too short a token, KEDA above the partitions, a chart-owned variable', () => {
+  it('refuses wrong values at install: latest, a missing secret, too short a token, KEDA above the partitions, a chart-owned variable, a drain bound past the grace period', () => {
     const template = (...args: string[]) => helm(['template', 'pb', CHART, ...args]);
     expect(template('--set', 'image.tag=latest').output).toMatch(/image\/tag/);
     expect(template('--set', 'secrets.existingSecret=').output).toMatch(/secrets/);
@@ -112,6 +112,8 @@ describe('the Helm chart, checked with helm and the API schemas', () => {
     expect(template('--set', 'store.keda.enabled=true', '--set', 'store.keda.maxReplicaCount=7').output).toMatch(/above kafka.partitions/);
     expect(template('--set', 'config.KAFKA_BROKERS=elsewhere:9092').code).not.toBe(0);
     expect(template('--set', 'gateway.resources=null').code).not.toBe(0);
+    // Each service's own drain bound must end before the kubelet's SIGKILL.
+    expect(template('--set', 'shutdownTimeoutSeconds=40').output).toMatch(/terminationGracePeriodSeconds must be longer/);
   });
 
   it("keeps its values table generated from values.yaml's comments", () => {
@@ -128,6 +130,8 @@ describe('chart and code cannot drift', () => {
       const env = containerEnv(deploymentOf(objects, service), secret);
       const loaded = SERVICES[service as keyof typeof SERVICES].load(env) as Record<string, unknown>;
       expect(loaded.KAFKA_BROKERS).toBe(env.KAFKA_BROKERS);
+      const pod = deploymentOf(objects, service).spec.template.spec;
+      expect((loaded.SHUTDOWN_TIMEOUT_MS as number) / 1000).toBeLessThan(pod.terminationGracePeriodSeconds);
       if ('MIGRATE_ON_START' in SERVICES[service as keyof typeof SERVICES].properties) expect(loaded.MIGRATE_ON_START).toBe(false);
       else expect(env).not.toHaveProperty('MIGRATE_ON_START');
     }

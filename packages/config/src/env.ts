@@ -1,6 +1,8 @@
 import envSchema from 'env-schema';
 import { PulseboardError, TOPICS } from '@pulseboard/contracts';
 import { secretWeakness } from './secrets.ts';
+import { tracingEnvProperties } from './tracing.ts';
+import { shutdownEnvProperties } from './lifecycle.ts';
 
 /** Env properties every service shares; each service spreads these into its one schema. */
 export const commonEnvProperties = {
@@ -22,6 +24,8 @@ export const commonEnvProperties = {
   // Days an event is kept (CONTRACT Events, Retention) unless its project sets `retention_days`:
   // the gateway refuses older timestamps, the store drops what has aged out.
   EVENT_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 400, default: 30 },
+  ...tracingEnvProperties,
+  ...shutdownEnvProperties,
 } as const;
 
 /**

@@ -5,3 +5,5 @@ export * from './secrets.ts';
 export * from './outbound-warning.ts';
 export * from './metrics.ts';
 export * from './ops-http.ts';
+export * from './tracing.ts';
+export * from './http-tracing.ts';

@@ -4,7 +4,7 @@ import { notificationDeadLetterSchema, notificationOutcomeSchema, notificationRe
 import { ruleOutcomeSchema, type RuleOutcome } from './rule-outcome.schema.ts';
 import { tileChangeSchema, type TileChange } from './tile-change.schema.ts';
 import { CONTROL_CHANGE_SCHEMA_HEADER, controlChangeSchema, type ControlChange } from './control-change.schema.ts';
-import { HEADERS, jsonTopicDecoder, plainSpec, type EncodedMessage, type TextMessage, type TopicDefinition, type TopicSizing } from './topics/topic-definition.ts';
+import { HEADERS, traceparentHeader, jsonTopicDecoder, plainSpec, type EncodedMessage, type TextMessage, type TopicDefinition, type TopicSizing } from './topics/topic-definition.ts';
 
 export * from './topics/topic-definition.ts';
 
@@ -43,6 +43,8 @@ export interface OutgoingEvent {
   outcomeWanted?: boolean;
   /** The project revision the gateway checked for the request: the engine evaluates the event with rules at least that new. */
   projectRevision?: number;
+  /** W3C trace context of the accepting request's span (or the request's own header with tracing off). */
+  traceparent?: string | undefined;
 }
 
 /** A message a consumer could not apply, with why (what kafka-kit's dead-lettering sends). */
@@ -82,10 +84,11 @@ const events: TopicDefinition<IngestedEvent, OutgoingEvent> = {
     [HEADERS.eventId]: { description: 'the event id, decimal' },
     [OUTCOME_WANTED_HEADER]: { description: "present (value 1) on webhook events: a gateway waits for the rule engine's outcome (rule-outcomes topic)", value: '1', optional: true },
     [PROJECT_REVISION_HEADER]: { description: 'the project revision the accepting gateway knew (decimal): the rule engine evaluates the event with rules at least that new', optional: true },
+    ...traceparentHeader,
   },
   valueSchema: ingestedEventSchema,
   partitions: 6,
-  encode: ({ event, outcomeWanted, projectRevision }) => ({
+  encode: ({ event, outcomeWanted, projectRevision, traceparent }) => ({
     key: Buffer.from(event.project_key, 'utf8'),
     value: Buffer.from(JSON.stringify(event), 'utf8'),
     headers: {
@@ -94,6 +97,7 @@ const events: TopicDefinition<IngestedEvent, OutgoingEvent> = {
       [HEADERS.eventId]: String(event.id),
       ...(projectRevision === undefined ? {} : { [PROJECT_REVISION_HEADER]: String(projectRevision) }),
       ...(outcomeWanted === true ? { [OUTCOME_WANTED_HEADER]: '1' } : {}),
+      ...(traceparent === undefined ? {} : { [HEADERS.traceparent]: traceparent }),
     },
   }),
   decode: jsonTopicDecoder<IngestedEvent>(ingestedEventSchema, 'ingested event'),
@@ -124,6 +128,7 @@ const tileChanges: TopicDefinition<TileChange, TileChange, TextMessage> = {
     ...contentTypeHeader,
     [HEADERS.schema]: { description: 'schema name and version of the value', value: TILE_CHANGE_SCHEMA_HEADER },
     [PROJECT_REVISION_HEADER]: { description: 'the project revision (decimal) of the rules the change was evaluated with, at least: a reader caching control-plane data re-reads a project older than that first', optional: true },
+    ...traceparentHeader,
   },
   valueSchema: tileChangeSchema,
   partitions: 6,

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
-import { createLogger, instrumentPool, kafkaBrokers, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, type Logger } from '@pulseboard/config';
+import { SpanKind, createLogger, drainWithin, headerText, instrumentPool, kafkaBrokers, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, startTracing, traceOne, TRACEPARENT, type Logger } from '@pulseboard/config';
 import { BROADCAST_CLOSE, PulseboardError, TOPICS, bearerToken, broadcastClientMessageSchema, createAjv, credentialKind, hashSecret, type BroadcastClientMessage } from '@pulseboard/contracts';
 import { createKafka, ensureTopics, instrumentKafka, runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool } from '@pulseboard/db';
@@ -23,6 +23,7 @@ export interface BroadcastService {
 
 /** Composition root: builds every dependency once and passes it down. */
 export async function startBroadcast(env: BroadcastEnv, logger: Logger = createLogger('broadcast', env.LOG_LEVEL)): Promise<BroadcastService> {
+  const tracing = await startTracing('broadcast', env);
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-broadcast' });
   const metrics = createBroadcastMetrics();
   instrumentPool(metrics.registry, pool);
@@ -97,9 +98,14 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
       const decoded = TOPICS.tileChanges.decode(value);
       return decoded.ok ? { ok: true, value: { projectKey: decoded.value.project_key, position: decoded.value.position, raw: value!.toString('utf8') } } : decoded;
     },
-    handle: ({ projectKey, position, raw }) => {
+    handle: ({ projectKey, position, raw }, message) => {
       metrics.changesReceived.inc();
-      hub.publish(projectKey, position, raw);
+      if (!tracing.enabled) {
+        hub.publish(projectKey, position, raw);
+        return;
+      }
+      // A span per change (tracing on): the fan-out to this instance's subscribers, in the change's trace.
+      return traceOne(tracing, 'broadcast publish', headerText(message.headers?.[TRACEPARENT]), SpanKind.CONSUMER, { 'messaging.system': 'kafka', 'messaging.destination.name': env.TOPIC_TILE_CHANGES, 'pulseboard.project_key': projectKey }, async () => void hub.publish(projectKey, position, raw));
     },
   });
   await Promise.all([feed.whenReady(), control.whenReady()]);
@@ -168,16 +174,18 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     connections: () => connections.size,
     stop() {
       // Order: no new changes, tell clients to go elsewhere (they resume from the history), then close.
-      stopping ??= (async () => {
-        clearInterval(heartbeat);
-        clearInterval(revalidateUsers);
-        clearInterval(safetyPoll);
-        await Promise.all([feed.stop(), control.stop(), tailFeed.stop()]);
-        for (const c of connections) c.close(BROADCAST_CLOSE.goingAway, 'server shutting down', 'going_away');
-        await app.close();
-        await pool.end();
-        logger.info({ event: 'broadcast_stopped' });
-      })();
+      clearInterval(heartbeat);
+      clearInterval(revalidateUsers);
+      clearInterval(safetyPoll);
+      stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'broadcast', [
+        ['feeds', () => Promise.all([feed.stop(), control.stop(), tailFeed.stop()])],
+        ['clients', () => {
+          for (const c of connections) c.close(BROADCAST_CLOSE.goingAway, 'server shutting down', 'going_away');
+        }],
+        ['http', () => app.close()],
+        ['postgres', () => pool.end()],
+        ['tracing', () => tracing.shutdown()],
+      ]);
       return stopping;
     },
   };

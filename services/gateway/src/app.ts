@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { addPulseboardKeywords, eventEnvelopeSchema } from '@pulseboard/contracts';
-import { registerHttpMetrics } from '@pulseboard/config';
+import { registerHttpMetrics, registerHttpTracing } from '@pulseboard/config';
 import type { GatewayDeps } from './deps.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './error-handler.ts';
 import { registerRequestDecoding } from './request-decoding.ts';
@@ -53,6 +53,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerErrorHandler(app, { rejected: deps.metrics.requestsRejected });
   registerStorableInput(app);
   registerHttpMetrics(app, deps.metrics.registry);
+  registerHttpTracing(app, deps.tracing);
   // Before any route: the document is collected from the routes as they are added. Its own
   // routes (/docs, /api/v1/openapi.json) come before the route table: they are not the API.
   await registerOpenApi(app);

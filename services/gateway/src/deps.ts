@@ -1,5 +1,6 @@
 import type { Pool } from '@pulseboard/db';
 import type { Logger } from 'pino';
+import type { Tracing } from '@pulseboard/config';
 import type { Authenticator } from './auth/authenticator.ts';
 import type { LimitDefaults, ProjectDirectory } from './auth/project-directory.ts';
 import type { GatewayEnv } from './env.ts';
@@ -40,5 +41,7 @@ export interface GatewayDeps {
   notificationOutcomes: ReplyWaiter<string, NotificationOutcome>;
   /** Whether Kafka is connected, for readiness. */
   kafkaReady: () => boolean;
+  /** Spans per request (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  tracing: Tracing;
   now: () => number;
 }

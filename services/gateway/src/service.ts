@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { createLogger, instrumentPool, kafkaBrokers, warnOutboundPolicy, type Logger } from '@pulseboard/config';
+import { createLogger, drainWithin, instrumentPool, kafkaBrokers, startTracing, warnOutboundPolicy, type Logger } from '@pulseboard/config';
 import { BatchingProducer, OutboxRelay, createKafka, ensureTopics, outboxSource, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
 import { TOPICS, type RuleOutcome } from '@pulseboard/contracts';
 import { createPool, runMigrations } from '@pulseboard/db';
@@ -46,6 +46,7 @@ export interface GatewayOverrides {
 export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<GatewayService> {
   const logger = overrides.logger ?? createLogger('gateway', env.LOG_LEVEL);
   const now = overrides.now ?? Date.now;
+  const tracing = await startTracing('gateway', env);
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'gateway', logger });
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-gateway', logger });
   const redis = createRedisClient(env);
@@ -129,6 +130,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     requestNotification: (request) => producer.send(env.TOPIC_NOTIFICATION_REQUESTS, TOPICS.notificationRequests.encode(request)),
     notificationOutcomes,
     kafkaReady: () => producer.ready,
+    tracing,
     now,
   };
   const app = await buildApp(deps);
@@ -144,15 +146,15 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     stop() {
       // Stop accepting requests and let in-flight ones finish (they wait on Kafka),
       // then flush the producer, then close the stores they used.
-      stopping ??= (async () => {
-        await app.close();
-        await outcomesConsumer?.stop();
-        await notificationReader?.stop();
-        await controlRelay.stop();
-        await producer.stop();
-        await Promise.allSettled([pool.end(), redis.quit()]);
-        logger.info({ event: 'gateway_stopped' });
-      })();
+      stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'gateway', [
+        ['http', () => app.close()],
+        ['rule_outcomes', () => outcomesConsumer?.stop()],
+        ['notification_outcomes', () => notificationReader?.stop()],
+        ['control_relay', () => controlRelay.stop()],
+        ['producer', () => producer.stop()],
+        ['stores', () => Promise.allSettled([pool.end(), redis.quit()])],
+        ['tracing', () => tracing.shutdown()],
+      ]);
       return stopping;
     },
   };

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
-import { createLogger, instrumentPool, kafkaBrokers, startOpsServer, warnOutboundPolicy, type Logger } from '@pulseboard/config';
+import { createLogger, drainWithin, instrumentPool, kafkaBrokers, messageTraceparents, startOpsServer, startTracing, traceBatch, warnOutboundPolicy, type Logger } from '@pulseboard/config';
 import { deadLetterHeaders, PROJECT_REVISION_HEADER, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
-import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, runFanOutConsumer, type RunningConsumer } from '@pulseboard/kafka-kit';
+import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, runFanOutConsumer, type ConsumedMessage, type Outcome, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { loadNotificationTargets } from '@pulseboard/control-plane';
 import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
@@ -29,6 +29,7 @@ function revisionOf(header: Buffer | string | (Buffer | string)[] | undefined): 
 /** Composition root: builds every dependency once and passes it down. */
 export async function startNotificationService(env: NotificationEnv, logger: Logger = createLogger('notification', env.LOG_LEVEL)): Promise<NotificationService> {
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'notification', logger });
+  const tracing = await startTracing('notification', env);
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-notification' });
   const metrics = createNotificationMetrics();
   instrumentPool(metrics.registry, pool);
@@ -120,29 +121,34 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     decode: TOPICS.tileChanges.decode,
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
     gatherMs: env.NOTIFICATION_GATHER_MS,
+    // A span per batch (tracing on), the child of its first change's trace and linked to the others'.
     handle: async (messages) => {
-      const transitions = messages.filter((m) => m.value.status !== m.value.previous_status);
-      const found = await targets.targetsFor(transitions.map((m) => ({ projectKey: m.value.project_key, tileId: m.value.tile_id, revision: revisionOf(m.raw.headers?.[PROJECT_REVISION_HEADER]) })));
-      const rows: NewDelivery[] = [];
-      for (const { value: c } of transitions) {
-        const target = found.get(c.tile_id);
-        for (const serviceId of target?.serviceIds ?? []) {
-          rows.push({
-            id: `dlv_${c.position}_${serviceId}`,
-            serviceId,
-            accountId: target!.accountId,
-            kind: 'transition',
-            tileId: c.tile_id,
-            eventId: c.event_id,
-            position: c.position,
-            payload: { tile_id: c.tile_id, tile_name: c.tile_name, project_key: c.project_key, status: c.status, previous_status: c.previous_status, value: c.value, event_id: c.event_id, changed_at: c.changed_at },
-          });
-        }
-      }
-      await createAndSend(rows);
-      return messages.map(() => OK);
+      if (!tracing.enabled) return transitionsToDeliveries(messages);
+      return traceBatch(tracing, 'notification transitions', messageTraceparents(messages), { 'messaging.destination.name': env.TOPIC_TILE_CHANGES }, () => transitionsToDeliveries(messages));
     },
   });
+  async function transitionsToDeliveries(messages: ConsumedMessage<TileChange>[]): Promise<Outcome[]> {
+    const transitions = messages.filter((m) => m.value.status !== m.value.previous_status);
+    const found = await targets.targetsFor(transitions.map((m) => ({ projectKey: m.value.project_key, tileId: m.value.tile_id, revision: revisionOf(m.raw.headers?.[PROJECT_REVISION_HEADER]) })));
+    const rows: NewDelivery[] = [];
+    for (const { value: c } of transitions) {
+      const target = found.get(c.tile_id);
+      for (const serviceId of target?.serviceIds ?? []) {
+        rows.push({
+          id: `dlv_${c.position}_${serviceId}`,
+          serviceId,
+          accountId: target!.accountId,
+          kind: 'transition',
+          tileId: c.tile_id,
+          eventId: c.event_id,
+          position: c.position,
+          payload: { tile_id: c.tile_id, tile_name: c.tile_name, project_key: c.project_key, status: c.status, previous_status: c.previous_status, value: c.value, event_id: c.event_id, changed_at: c.changed_at },
+        });
+      }
+    }
+    await createAndSend(rows);
+    return messages.map(() => OK);
+  }
   // Messages the API asked for (send_message, send): a delivery each, tried at once.
   const requests: RunningConsumer = await runBatchConsumer<NotificationRequest>({
     kafka,
@@ -171,19 +177,19 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     httpAddress: ops?.address,
     stop() {
       // Order: no new deliveries, let the tries under way finish and be recorded, then close.
-      stopping ??= (async () => {
-        clearInterval(poll);
-        await transitions.stop();
-        await control.stop();
-        await requests.stop();
-        await dispatcher.stop();
-        await producer.stop();
-        transporter.close();
-        await kafkaSignals.stop();
-        await pool.end();
-        await ops?.close();
-        logger.info({ event: 'notification_stopped' });
-      })();
+      clearInterval(poll);
+      stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'notification', [
+        ['transitions', () => transitions.stop()],
+        ['control_feed', () => control.stop()],
+        ['requests', () => requests.stop()],
+        ['dispatcher', () => dispatcher.stop()],
+        ['producer', () => producer.stop()],
+        ['smtp', () => transporter.close()],
+        ['kafka_signals', () => kafkaSignals.stop()],
+        ['postgres', () => pool.end()],
+        ['ops_http', () => ops?.close()],
+        ['tracing', () => tracing.shutdown()],
+      ]);
       return stopping;
     },
   };

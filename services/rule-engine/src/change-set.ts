@@ -23,6 +23,8 @@ export class ChangeSet {
   readonly states = new Map<number, StateWrite>();
   readonly deleted = new Set<number>();
   private readonly history: HistoryWrite[] = [];
+  /** W3C trace context of the batch that made these changes: stored with them, relayed with them. */
+  traceparent: string | undefined;
   private readonly outcomes: { projectKey: string; eventId: number; tilesAffected: number }[] = [];
 
   state(tileId: number): StoredState | undefined {
@@ -69,7 +71,7 @@ export class ChangeSet {
   async write(tx: PoolClient, partition: number, relayStream: number, topics: EngineTopics): Promise<void> {
     await deleteStates(tx, [...this.deleted]);
     await writeStates(tx, [...this.states.values()]);
-    await insertHistory(tx, relayStream, this.history);
+    await insertHistory(tx, relayStream, this.history, this.traceparent ?? null);
     const messages: OutboxMessage[] = this.outcomes.map((o) => ({
       topic: topics.ruleOutcomes,
       ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }),

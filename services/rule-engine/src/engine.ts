@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
+import { firstTraceparent, messageTraceparents, traceBatch, type Tracing } from '@pulseboard/config';
 import { OUTCOME_WANTED_HEADER, PROJECT_REVISION_HEADER, type IngestedEvent } from '@pulseboard/contracts';
 import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
 import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from '@pulseboard/rules';
@@ -31,6 +32,8 @@ export interface EngineDeps {
   groupId: string;
   /** The events partition a project's events (and so its state) live on. */
   partitionOf: (projectKey: string) => number;
+  /** Spans per batch (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  tracing: Tracing;
   /** Told after each commit that wrote messages. */
   onCommitted: () => void;
   /**
@@ -104,7 +107,16 @@ export class RuleEngine {
   /** The revision of a project's cached rules: stamped on its tile changes (the notification service re-reads a project older than that). */
   private readonly rulesRevision = (projectKey: string): number => this.deps.rules.cached(projectKey)?.revision ?? 0;
 
-  readonly handle = async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim): Promise<StateBatchResult> => {
+  /**
+   * A span per batch (tracing on), the child of its first event's trace and linked to the others';
+   * the changes it makes carry its `traceparent` on (with tracing off, the first event's own).
+   */
+  readonly handle = (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim): Promise<StateBatchResult> =>
+    this.deps.tracing.enabled
+      ? traceBatch(this.deps.tracing, 'rule-engine evaluate', messageTraceparents(messages), { 'messaging.destination.partition.id': String(claim.partition) }, (traceparent) => this.evaluate(tx, messages, claim, traceparent))
+      : this.evaluate(tx, messages, claim, firstTraceparent(messages));
+
+  private async evaluate(tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim, traceparent: string | undefined): Promise<StateBatchResult> {
     const memory = this.memory.get(claim.partition);
     if (memory === undefined) throw Object.assign(new Error('partition memory missing'), { retryable: true });
     const now = this.deps.clock();
@@ -113,6 +125,7 @@ export class RuleEngine {
     const receivedMs = Date.parse(messages[0]?.value.received_at ?? '');
     if (!Number.isNaN(receivedMs)) this.deps.metrics.batchWaited(Math.max(0, Date.now() - receivedMs) / 1000);
     const set = new ChangeSet(this.rulesRevision);
+    set.traceparent = traceparent;
     const loaded = new Map<string, Map<number, StoredState>>();
     for (const message of messages) {
       const event = message.value;
@@ -142,7 +155,7 @@ export class RuleEngine {
         this.commit(memory, set);
       },
     };
-  };
+  }
 
   /**
    * The rules an event is evaluated with: at least as new as the project

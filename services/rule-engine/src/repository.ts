@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { PROJECT_REVISION_HEADER, TOPICS, type TileChange, type TileStatus, type TileValue } from '@pulseboard/contracts';
+import { PROJECT_REVISION_HEADER, TOPICS, withTraceparent, type TileChange, type TileStatus, type TileValue } from '@pulseboard/contracts';
 import { claimLogStream, logSource, type LogStreamKey, type RelaySource } from '@pulseboard/kafka-kit';
 import type { EvaluationState, TileState, TileStateChange } from '@pulseboard/rules';
 
@@ -85,13 +85,13 @@ export interface HistoryWrite {
  * the rows are produced). One session draws them in increasing order, so a
  * partition's positions grow with its transactions.
  */
-export async function insertHistory(tx: PoolClient, relayStream: number, writes: readonly HistoryWrite[]): Promise<void> {
+export async function insertHistory(tx: PoolClient, relayStream: number, writes: readonly HistoryWrite[], traceparent: string | null = null): Promise<void> {
   if (writes.length === 0) return;
   await tx.query(
     `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),
           numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM drawn)
-     INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision)
-     SELECT $12, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause, u.rules_revision
+     INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, traceparent)
+     SELECT $12, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause, u.rules_revision, $14::text
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::text[], $13::bigint[])
               WITH ORDINALITY AS u(tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, n)
        JOIN numbered USING (n)`,
@@ -109,6 +109,7 @@ export async function insertHistory(tx: PoolClient, relayStream: number, writes:
       writes.map((w) => w.change.cause),
       relayStream,
       writes.map((w) => w.rulesRevision),
+      traceparent,
     ],
   );
 }
@@ -129,15 +130,15 @@ export function historySource(pool: Pool, stream: { groupId: string; eventsTopic
     groupId: stream.groupId,
     topic: stream.eventsTopic,
     async read(after, limit) {
-      const { rows } = await pool.query<TileChange & { relay_stream: number; changed_at: Date; rules_revision: string }>(
-        `SELECT h.relay_stream, h.rules_revision::text AS rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause
+      const { rows } = await pool.query<TileChange & { relay_stream: number; changed_at: Date; rules_revision: string; traceparent: string | null }>(
+        `SELECT h.relay_stream, h.rules_revision::text AS rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause, h.traceparent
            FROM unnest($1::int[], $2::bigint[]) AS c(stream, after)
            CROSS JOIN LATERAL (SELECT * FROM tile_state_history h WHERE h.relay_stream = c.stream AND h.id > c.after ORDER BY h.id LIMIT $3) h
           ORDER BY h.id LIMIT $3`,
         [after.map((a) => a.stream), after.map((a) => a.position), limit],
       );
-      return rows.map(({ relay_stream, rules_revision, ...change }) => {
-        const encoded = TOPICS.tileChanges.encode({ ...change, changed_at: change.changed_at.toISOString() });
+      return rows.map(({ relay_stream, rules_revision, traceparent, ...change }) => {
+        const encoded = withTraceparent(TOPICS.tileChanges.encode({ ...change, changed_at: change.changed_at.toISOString() }), traceparent ?? undefined);
         return {
           stream: relay_stream,
           position: change.position,

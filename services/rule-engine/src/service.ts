@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createLogger, instrumentPool, kafkaBrokers, startOpsServer, type Logger } from '@pulseboard/config';
+import { createLogger, drainWithin, instrumentPool, kafkaBrokers, startOpsServer, startTracing, type Logger } from '@pulseboard/config';
 import { TOPICS, createAjv, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
 import { BatchingProducer, OutboxRelay, createKafka, outboxSource, ensureTopics, instrumentKafka, partitionCount, partitionForKey, runFanOutConsumer, runStateConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
@@ -33,6 +33,7 @@ export interface RuleEngineOptions {
 export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOptions = {}): Promise<RuleEngineService> {
   const logger = options.logger ?? createLogger('rule-engine', env.LOG_LEVEL);
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'rule-engine', logger });
+  const tracing = await startTracing('rule-engine', env);
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-rule-engine' });
   const metrics = createEngineMetrics();
   instrumentPool(metrics.registry, pool);
@@ -69,6 +70,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     groupId: env.RULE_ENGINE_GROUP_ID,
     partitionOf: (projectKey) => partitionForKey(projectKey, partitions),
     onCommitted: () => relay.notify(),
+    tracing,
     followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
   });
   // Control-plane writes, as they happen: a cached project older than the message is read again and
@@ -135,23 +137,22 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     httpAddress: ops?.address,
     stop() {
       // Order: no new work (rules, timers, batches), send what committed work left in the outbox, then close.
-      stopping ??= (async () => {
-        clearInterval(poller);
-        await control?.stop();
-        await polling;
-        engine.stop();
-        const owned = consumer.claimedPartitions();
-        await consumer.stop();
+      clearInterval(poller);
+      let owned: number[] = [];
+      stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'rule-engine', [
+        ['control_feed', () => control?.stop()],
+        ['rules_poll', () => polling],
+        ['engine', () => ((owned = consumer.claimedPartitions()), engine.stop())],
+        ['consumer', () => consumer.stop()],
         // The last batches' messages leave now rather than at the next owner's claim.
-        claimed = () => owned;
-        await relay.flush().catch((error: unknown) => logger.warn({ event: 'outbox_flush_failed', err: error }));
-        await relay.stop();
-        await producer.stop();
-        await kafkaSignals.stop();
-        await pool.end();
-        await ops?.close();
-        logger.info({ event: 'rule_engine_stopped' });
-      })();
+        ['relay_flush', () => ((claimed = () => owned), relay.flush().catch((error: unknown) => logger.warn({ event: 'outbox_flush_failed', err: error })))],
+        ['relay', () => relay.stop()],
+        ['producer', () => producer.stop()],
+        ['kafka_signals', () => kafkaSignals.stop()],
+        ['postgres', () => pool.end()],
+        ['ops_http', () => ops?.close()],
+        ['tracing', () => tracing.shutdown()],
+      ]);
       return stopping;
     },
   };

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createLogger, instrumentPool, kafkaBrokers, startOpsServer, type Logger } from '@pulseboard/config';
+import { createLogger, drainWithin, instrumentPool, kafkaBrokers, messageTraceparents, startOpsServer, startTracing, traceBatch, type Logger } from '@pulseboard/config';
 import { deadLetterHeaders, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
 import { BatchingProducer, createKafka, ensureTopics, instrumentKafka, runStateConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
@@ -19,6 +19,7 @@ export interface StoreService {
 /** Composition root: builds every dependency once and passes it down. */
 export async function startStoreService(env: StoreEnv, logger: Logger = createLogger('store', env.LOG_LEVEL), clock: () => number = Date.now): Promise<StoreService> {
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'store', logger });
+  const tracing = await startTracing('store', env);
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-store' });
   const metrics = createStoreMetrics();
   instrumentPool(metrics.registry, pool);
@@ -30,6 +31,7 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
   const partitions = new PartitionKeeper({ pool, logger, clock, defaultRetentionDays: env.EVENT_RETENTION_DAYS, aheadDays: env.STORE_PARTITIONS_AHEAD_DAYS });
   // Today's and the coming days' partitions exist before the first batch.
   await partitions.start(env.STORE_MAINTENANCE_INTERVAL_MS);
+  const writeEvents = createEventsHandler({ partitions, logger, metrics });
   const consumer = await runStateConsumer<IngestedEvent>({
     kafka,
     logger,
@@ -39,7 +41,10 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
     offsetsTable: 'store_offsets',
     deadLetter: { producer, topic: env.TOPIC_EVENTS_DLQ, headers: deadLetterHeaders },
     decode: TOPICS.events.decode,
-    handle: createEventsHandler({ partitions, logger, metrics }),
+    // A span per batch (tracing on): the child of its first event's trace, linked to the others'.
+    handle: tracing.enabled
+      ? (tx, messages, claim) => traceBatch(tracing, 'store events', messageTraceparents(messages), { 'messaging.destination.name': env.TOPIC_EVENTS, 'messaging.destination.partition.id': String(claim.partition) }, () => writeEvents(tx, messages))
+      : writeEvents,
     partitionsConsumedConcurrently: env.STORE_PARTITIONS_CONCURRENTLY,
     gatherMs: env.STORE_GATHER_MS,
     sessionTimeoutMs: env.STORE_SESSION_TIMEOUT_MS,
@@ -55,15 +60,15 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
     httpAddress: ops?.address,
     stop() {
       // Order: stop taking work, finish and commit the batch in hand, then close what it used.
-      stopping ??= (async () => {
-        await consumer.stop();
-        await partitions.stop();
-        await producer.stop();
-        await kafkaSignals.stop();
-        await pool.end();
-        await ops?.close();
-        logger.info({ event: 'store_stopped' });
-      })();
+      stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'store', [
+        ['consumer', () => consumer.stop()],
+        ['partitions', () => partitions.stop()],
+        ['producer', () => producer.stop()],
+        ['kafka_signals', () => kafkaSignals.stop()],
+        ['postgres', () => pool.end()],
+        ['ops_http', () => ops?.close()],
+        ['tracing', () => tracing.shutdown()],
+      ]);
       return stopping;
     },
   };

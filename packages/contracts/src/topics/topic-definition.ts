@@ -72,7 +72,22 @@ export const HEADERS = {
   contentType: 'content-type',
   schema: 'pb-schema',
   eventId: 'pb-event-id',
+  traceparent: 'traceparent',
 } as const;
+
+/**
+ * The W3C trace context (`00-<trace id>-<span id>-<flags>`) of the span that produced a message:
+ * consumers continue the trace from it (README "Operate", traces). Optional: absent when the
+ * request had none and tracing is off.
+ */
+export const traceparentHeader: Record<string, HeaderDefinition> = {
+  [HEADERS.traceparent]: { description: 'W3C trace context of the span that produced the message (00-<trace id>-<span id>-<flags>); consumers continue the trace from it', optional: true },
+};
+
+/** `message` with a `traceparent` header when there is one (a new headers object: encoders share theirs). */
+export function withTraceparent<M extends EncodedMessage>(message: M, traceparent: string | undefined): M {
+  return traceparent === undefined ? message : { ...message, headers: { ...message.headers, [HEADERS.traceparent]: traceparent } };
+}
 
 /** A JSON decoder for `schema`, compiled on first use (a service compiles only the topics it reads). */
 export function jsonTopicDecoder<T>(schema: object, what: string): (value: Buffer | null) => DecodeResult<T> {

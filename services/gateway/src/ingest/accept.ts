@@ -46,6 +46,8 @@ export interface Submission {
   beforePublish?: ((attempt: PublishAttempt) => void | Promise<void>) | undefined;
   /** The request waits for the rule engine's outcome: the events ask the engine for one (pb-outcome-wanted). */
   outcomeWanted?: boolean;
+  /** W3C trace context the events carry on (the request's span, or its own header with tracing off). */
+  traceparent?: string | undefined;
 }
 
 /**
@@ -77,7 +79,7 @@ export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Acc
     const ids = resume?.ids ?? (await deps.pipeline.allocateIds(s.events.length));
     await s.beforePublish?.({ ids, receivedAtMs: receivedAt.getTime() });
     const started = performance.now();
-    await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt, s.outcomeWanted === true);
+    await deps.pipeline.publish(project, s.events as WebhookEvent[], ids, receivedAt, s.outcomeWanted === true, s.traceparent);
     deps.metrics.kafkaAckSeconds.observe((performance.now() - started) / 1000);
     deps.metrics.eventsAccepted.inc({ endpoint: s.endpoint }, s.events.length);
     return { project, decision, ids, receivedAt };

@@ -1,3 +1,4 @@
+import { requestTraceparent } from '@pulseboard/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ValidationDetails } from '@pulseboard/contracts';
 import type { ProjectAuth } from '../auth/project-directory.ts';
@@ -52,6 +53,7 @@ export function sendEvents(deps: SendEventsDeps, request: FastifyRequest, reply:
       // Nobody waits when WEBHOOK_OUTCOME_TIMEOUT_MS is 0: the engine need not answer.
       outcomeWanted: deps.ruleOutcomes !== undefined,
       resume: attempt.resume,
+      traceparent: requestTraceparent(request),
       onDecided: (decided, decision) => {
         headers = rateLimitHeaders(decided, decision);
         reply.headers(headers);

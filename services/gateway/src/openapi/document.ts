@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
+import { NO_TRACING } from '@pulseboard/config';
 import type { GatewayDeps } from '../deps.ts';
 import { loadGatewayEnv } from '../env.ts';
 import { createGatewayMetrics } from '../metrics.ts';
@@ -35,6 +36,7 @@ export async function generateOpenApiDocument(): Promise<object> {
     requestNotification: inert,
     notificationOutcomes: inert,
     kafkaReady: () => false,
+    tracing: NO_TRACING,
     now: Date.now,
   };
   const app = await buildApp(deps);

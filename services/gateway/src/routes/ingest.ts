@@ -1,3 +1,4 @@
+import { requestTraceparent } from '@pulseboard/config';
 import type { FastifyInstance } from 'fastify';
 import { eventEnvelopeSchema, ingestAcceptedSchema, PulseboardError } from '@pulseboard/contracts';
 import { body, errors, IDEMPOTENCY_HEADERS, REPLAYED_HEADER, SECURITY } from '../openapi/route-docs.ts';
@@ -56,6 +57,7 @@ export function registerIngestRoute(app: FastifyInstance, deps: IngestRouteDeps)
           details: deps.validator.envelope(body),
           resume: attempt.resume,
           beforePublish: attempt.record,
+          traceparent: requestTraceparent(request),
         });
         return {
           status: 201,
