@@ -184,9 +184,13 @@ async function tailPhases(options: { engine: ServiceProcess; clients: Awaited<Re
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
+    // Rethrown below, after the tile changes: a failed send must not end the process before its cleanup.
+    let failure: unknown;
+    fire.catch((error: unknown) => (failure = error));
     await drive(keys, emitChanges, TAIL_SECONDS, positionBase);
     firing = false;
-    await fire;
+    await fire.catch(() => undefined);
+    if (failure !== undefined) throw failure;
     const seconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 1500)); // the last skip counts (sent each second)
     return { figures: clients.figures(TAIL_SECONDS), produced, seconds };
