@@ -15,3 +15,16 @@ while IFS= read -r -d '' asset; do
 done < <(find packages/*/src services/*/src -type f ! -name '*.ts' -print0)
 # @pulseboard/client's bundle (one ES module for browsers and Node, esbuild): packages/client/dist/.
 node -C @pulseboard/source --import tsx packages/client/src/build/write.ts
+# The dashboard (packages/dashboard, Preact + Vite): its rule validator compiled from
+# contracts' tile-rule schema, then the production bundle, which broadcast serves.
+node_src packages/dashboard/scripts/write-rule-validator.ts
+(cd packages/dashboard && pnpm exec vite build --logLevel warn)
+node -e '
+const { readdirSync, readFileSync } = require("node:fs");
+const { gzipSync } = require("node:zlib");
+const dir = "packages/dashboard/dist/assets/";
+let raw = 0, gz = 0;
+for (const f of readdirSync(dir)) { const b = readFileSync(dir + f); raw += b.length; gz += gzipSync(b, { level: 9 }).length; }
+console.log(`dashboard bundle: ${(raw / 1024).toFixed(1)} kB, ${(gz / 1024).toFixed(1)} kB gzipped (budget 150 kB)`);
+if (gz > 150 * 1024) { console.error("dashboard bundle over its 150 kB gzipped budget"); process.exit(1); }
+'

@@ -10,6 +10,8 @@ export REDIS_URL="${REDIS_URL:-$DEFAULT_REDIS_URL}"
 export KAFKA_BROKERS="${KAFKA_BROKERS:-127.0.0.1:9092}"
 export GATEWAY_PORT="${GATEWAY_PORT:-8080}"
 export BROADCAST_PORT="${BROADCAST_PORT:-8081}"
+# The dashboard (served by broadcast) reaches the API through broadcast, on its own origin.
+export BROADCAST_API_URL="${BROADCAST_API_URL:-http://127.0.0.1:$GATEWAY_PORT}"
 # Local receivers (127.0.0.1) may get notifications here; production refuses loopback targets (SSRF).
 export NOTIFY_ALLOW_LOOPBACK="${NOTIFY_ALLOW_LOOPBACK:-true}"
 # The admin token and the key that seals stored notification secrets are made once per machine

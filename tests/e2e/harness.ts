@@ -25,7 +25,7 @@ export async function startPipeline(extraEnv: Record<string, string> = {}, optio
     /** A broadcast process on this pipeline's topics; its base URL (http://, the socket is at /ws). */
     async startBroadcast(extra: Record<string, string> = {}): Promise<{ url: string; process: ServiceProcess }> {
       const port2 = extra.BROADCAST_PORT ?? String(await freePort());
-      const broadcast = await spawnService('broadcast', { ...env, ...extra, BROADCAST_PORT: port2 }, spawnOptions);
+      const broadcast = await spawnService('broadcast', { ...env, BROADCAST_API_URL: `http://127.0.0.1:${port}`, ...extra, BROADCAST_PORT: port2 }, spawnOptions);
       processes.push(broadcast);
       return { url: `http://127.0.0.1:${port2}`, process: broadcast };
     },

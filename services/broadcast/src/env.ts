@@ -25,6 +25,10 @@ const properties = {
   // apart, so one fetch brings this long's changes; part of every frame's latency (at most this much).
   BROADCAST_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 20 },
   BROADCAST_MAX_MESSAGE_BYTES: { type: 'integer', minimum: 256, default: 4096 },
+  // The gateway the dashboard's /api/v1/* requests are passed to (same origin for the page).
+  BROADCAST_API_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:8080' },
+  // The built dashboard (packages/dashboard/dist); empty: that directory beside this service.
+  BROADCAST_DASHBOARD_DIR: { type: 'string', default: '' },
 } as const;
 
 export type BroadcastEnv = EnvOf<typeof properties>;

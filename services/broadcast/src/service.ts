@@ -7,6 +7,7 @@ import { createPool } from '@pulseboard/db';
 import type { BroadcastEnv } from './env.ts';
 import { ClientConnection } from './connection.ts';
 import { registerDashboard } from './dashboard.ts';
+import { registerApiPass } from './api-pass.ts';
 import { Hub } from './hub.ts';
 import { createBroadcastMetrics } from './metrics.ts';
 import { accountProjects, projectByKeyHash, userByTokenHash, type Principal } from './repository.ts';
@@ -117,7 +118,8 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   await app.register(websocket, { options: { maxPayload: Math.max(65536, 16 * env.BROADCAST_MAX_MESSAGE_BYTES) } });
   registerEnvelopeErrors(app);
   registerHttpMetrics(app, metrics.registry);
-  registerDashboard(app);
+  registerDashboard(app, env.BROADCAST_DASHBOARD_DIR || undefined);
+  registerApiPass(app, env.BROADCAST_API_URL);
   // Ready while the feed is in its group and fetching: a client served now misses no change.
   registerOpsRoutes(app, { registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() && feed.ready() && control.ready() }) });
 

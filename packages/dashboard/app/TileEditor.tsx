@@ -1,0 +1,293 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiError, describeError, type Tile } from './api.ts';
+import { Chart } from './Chart.tsx';
+import { CHARTS_VALUE, numeric, statusOf } from './format.ts';
+import type { Point } from './live.ts';
+import { EMPTY_FORM, EVALUATION_KINDS, EVENT_TYPES, formCanHold, formToRule, ruleProblems, ruleToForm, RULE_SCHEMA_ID, THRESHOLD_DIRECTIONS, WINDOW_AGGREGATES, type RuleForm } from './rule-form.ts';
+
+interface Props {
+  project: string;
+  tile: Tile | null;
+  services: Array<{ id: string | number; name: string; type: string }>;
+  onClose: (changed: boolean) => void;
+}
+
+interface Preview {
+  points: Point[];
+  matched: number | null;
+  note: string;
+}
+
+const KIND_TEXT: Record<string, string> = { threshold: 'Threshold (gauge)', window: 'Window aggregate', status_map: 'Status by event name', up_down: 'Up / down' };
+
+export function TileEditor({ project, tile, services, onClose }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [name, setName] = useState(tile?.name ?? '');
+  const [kind, setKind] = useState(tile?.kind ?? 'metric');
+  const [unit, setUnit] = useState(typeof tile?.settings.unit === 'string' ? tile.settings.unit : '');
+  const [form, setForm] = useState<RuleForm>(tile ? ruleToForm(tile.rule) : EMPTY_FORM);
+  const [json, setJson] = useState(tile ? JSON.stringify(tile.rule, null, 2) : JSON.stringify(formToRule(EMPTY_FORM), null, 2));
+  const [mode, setMode] = useState<'form' | 'json'>(tile && !formCanHold(tile.rule) ? 'json' : 'form');
+  const [attached, setAttached] = useState<Set<string>>(new Set((tile?.notification_service_ids ?? []).map(String)));
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [hours, setHours] = useState('6');
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+
+  const parsed = useMemo((): { rule?: unknown; problems: string[] } => {
+    if (mode === 'form') return { rule: formToRule(form), problems: ruleProblems(formToRule(form)) };
+    try {
+      const rule = JSON.parse(json);
+      return { rule, problems: ruleProblems(rule) };
+    } catch (e) {
+      return { problems: [`JSON: ${(e as Error).message}`] };
+    }
+  }, [mode, form, json]);
+
+  const set = (key: keyof RuleForm) => (e: Event) => setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value });
+  const switchMode = (next: 'form' | 'json') => {
+    if (next === mode) return;
+    if (next === 'json') setJson(JSON.stringify(formToRule(form), null, 2));
+    else if (parsed.rule !== undefined) setForm(ruleToForm(parsed.rule));
+    setMode(next);
+  };
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    if (parsed.problems.length > 0 || !name.trim()) return setError(parsed.problems.length ? 'Fix the rule first.' : 'A tile needs a name.');
+    setBusy(true);
+    setError('');
+    const settings = { ...(tile?.settings ?? {}) };
+    if (unit.trim()) settings.unit = unit.trim();
+    else delete settings.unit;
+    const body = { name: name.trim(), kind, rule: parsed.rule, settings, notification_service_ids: [...attached].map(Number) };
+    try {
+      if (tile) await api('PUT', `/tiles/${tile.id}`, body);
+      else await api('POST', '/tiles', { project_key: project, ...body });
+      onClose(true);
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!tile) return;
+    if (!confirming) return setConfirming(true);
+    setBusy(true);
+    try {
+      await api('DELETE', `/tiles/${tile.id}`);
+      onClose(true);
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+
+  const runPreview = async () => {
+    if (parsed.problems.length > 0) return;
+    setPreview({ points: [], matched: null, note: 'Evaluating…' });
+    const since = new Date(Date.now() - Number(hours) * 3600_000).toISOString();
+    try {
+      const res = await api<{ data: { timeline?: Array<Record<string, unknown>>; states?: Array<Record<string, unknown>>; matched?: number; events_matched?: number; scanned?: number } }>('POST', '/tiles/preview', { project_key: project, rule: parsed.rule, since });
+      const rows = res.data.timeline ?? res.data.states ?? [];
+      const points = rows
+        .map((r) => ({ t: Date.parse(String(r.changed_at ?? r.at ?? r.timestamp)) / 1000, status: statusOf(r.status), value: numeric(r.value) }))
+        .sort((a, b) => a.t - b.t);
+      const matched = res.data.matched ?? res.data.events_matched ?? null;
+      setPreview({ points, matched, note: `${matched ?? '?'} events matched, ${points.length} status changes` });
+    } catch (err) {
+      setPreview({ points: [], matched: null, note: err instanceof ApiError && err.status === 404 && err.code === 'not_found' ? 'Preview is not available on this server.' : `Preview failed: ${describeError(err)}` });
+    }
+  };
+
+  const k = form.kind;
+  return (
+    <dialog ref={dialog} class="editor" aria-labelledby="editor-title" onClose={() => onClose(false)}>
+      <form onSubmit={save} novalidate>
+        <h2 id="editor-title">{tile ? `Edit ${tile.name}` : 'New tile'}</h2>
+        <div class="grid2">
+          <label>
+            Name
+            <input value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={200} />
+          </label>
+          <label>
+            Tile kind
+            <input value={kind} onInput={(e) => setKind(e.currentTarget.value)} pattern="^[a-z][a-z0-9_]*$" maxLength={50} />
+          </label>
+          <label>
+            Unit (optional)
+            <input value={unit} onInput={(e) => setUnit(e.currentTarget.value)} placeholder="percent, ms, …" maxLength={30} />
+          </label>
+        </div>
+        <fieldset class="mode">
+          <legend>Rule</legend>
+          <label>
+            <input type="radio" name="mode" checked={mode === 'form'} onChange={() => switchMode('form')} /> Form
+          </label>
+          <label>
+            <input type="radio" name="mode" checked={mode === 'json'} onChange={() => switchMode('json')} /> JSON
+          </label>
+        </fieldset>
+        {mode === 'form' ? (
+          <div class="grid2">
+            <label>
+              Evaluation
+              <select value={k} onChange={set('kind')}>
+                {EVALUATION_KINDS.map((x) => (
+                  <option value={x}>{KIND_TEXT[x] ?? x}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Event type
+              <select value={form.type} onChange={set('type')}>
+                <option value="">any</option>
+                {EVENT_TYPES.map((x) => (
+                  <option value={x}>{x}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Event names (comma separated)
+              <input value={form.names} onInput={set('names')} placeholder="any" />
+            </label>
+            {k === 'window' && (
+              <>
+                <label>
+                  Aggregate
+                  <select value={form.aggregate} onChange={set('aggregate')}>
+                    {WINDOW_AGGREGATES.map((x) => (
+                      <option value={x}>{x}</option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  Window
+                  <input value={form.window} onInput={set('window')} placeholder="5m" />
+                </label>
+              </>
+            )}
+            {(k === 'threshold' || k === 'up_down' || (k === 'window' && form.aggregate !== 'count')) && (
+              <label>
+                Attribute
+                <input value={form.attribute} onInput={set('attribute')} placeholder="value" />
+              </label>
+            )}
+            {(k === 'threshold' || k === 'window') && (
+              <>
+                <label>
+                  Warning at
+                  <input value={form.warning} onInput={set('warning')} inputMode="decimal" />
+                </label>
+                <label>
+                  Critical at
+                  <input value={form.critical} onInput={set('critical')} inputMode="decimal" />
+                </label>
+                <label>
+                  Direction
+                  <select value={form.direction} onChange={set('direction')}>
+                    {THRESHOLD_DIRECTIONS.map((x) => (
+                      <option value={x}>{x === 'above' ? 'value ≥ level is bad' : 'value ≤ level is bad'}</option>
+                    ))}
+                  </select>
+                </label>
+              </>
+            )}
+            {k === 'status_map' && (
+              <label class="wide">
+                Event name = status (ok, warning, critical), one per line
+                <textarea rows={4} value={form.map} onInput={set('map')} placeholder={'deploy_started=warning\ndeploy_finished=ok\ndeploy_failed=critical'} />
+              </label>
+            )}
+            <label>
+              Stale after (optional)
+              <input value={form.stale_after} onInput={set('stale_after')} placeholder="10m" />
+            </label>
+          </div>
+        ) : (
+          <label class="wide">
+            Rule JSON
+            <textarea class="code" rows={12} value={json} onInput={(e) => setJson(e.currentTarget.value)} spellcheck={false} />
+          </label>
+        )}
+        <div class="problems" role="status" aria-live="polite">
+          {parsed.problems.length === 0 ? (
+            <p class="ok-text">Valid against {RULE_SCHEMA_ID.split('/').pop()}</p>
+          ) : (
+            <ul aria-label="Rule problems">
+              {parsed.problems.map((p) => (
+                <li>{p}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+        {services.length > 0 && (
+          <fieldset>
+            <legend>Notify on status change</legend>
+            {services.map((s) => (
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={attached.has(String(s.id))}
+                  onChange={(e) => {
+                    const next = new Set(attached);
+                    if (e.currentTarget.checked) next.add(String(s.id));
+                    else next.delete(String(s.id));
+                    setAttached(next);
+                  }}
+                />{' '}
+                {s.name} ({s.type})
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <section class="preview" aria-label="Preview">
+          <div class="row">
+            <label>
+              Preview over the last
+              <select value={hours} onChange={(e) => setHours(e.currentTarget.value)}>
+                {['1', '6', '24'].map((h) => (
+                  <option value={h}>{h} h</option>
+                ))}
+              </select>
+            </label>
+            <button type="button" class="secondary" onClick={runPreview} disabled={parsed.problems.length > 0}>
+              Preview
+            </button>
+          </div>
+          {preview && (
+            <>
+              <p class="preview-note" role="status">
+                {preview.note}
+              </p>
+              {preview.points.length > 0 && <Chart points={preview.points} span={Number(hours) * 3600} showValue={mode === 'form' ? CHARTS_VALUE.has(form.kind) : CHARTS_VALUE.has(String((parsed.rule as any)?.evaluation?.kind))} version={preview.points.length} />}
+            </>
+          )}
+        </section>
+        <p class="error" role="alert">
+          {error}
+        </p>
+        <div class="row end">
+          {tile && (
+            <button type="button" class="danger" onClick={remove} disabled={busy}>
+              {confirming ? 'Really delete' : 'Delete tile'}
+            </button>
+          )}
+          <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="submit" disabled={busy}>
+            {tile ? 'Save' : 'Create tile'}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,259 @@
+// One WebSocket to the broadcast service (services/broadcast/docs/protocol.md) and
+// what the page shows of it. Changes are applied at once and listeners told once
+// per animation frame, so 100 tiles changing every second cost one render a frame.
+import { api, listAll, session, type Status, type Tile, type TileState } from './api.ts';
+import { numeric, statusOf } from './format.ts';
+
+export type ConnState = 'offline' | 'connecting' | 'live' | 'reconnecting' | 'closed';
+export interface Point {
+  /** Seconds since the epoch (uPlot's x). */
+  t: number;
+  status: Status;
+  value: number | null;
+}
+export interface HistoryRow {
+  status: string;
+  value: unknown;
+  changed_at: string;
+}
+export const RANGES = { hour: 3600, day: 86400 } as const;
+export type Range = keyof typeof RANGES;
+
+export class Live {
+  conn: { state: ConnState; text: string } = { state: 'offline', text: 'Signed out' };
+  signedIn = !!session.getItem('pb-token');
+  signInError = '';
+  kind: 'user' | 'project' | null = null;
+  projects: Array<{ project_key: string; name: string }> = [];
+  project: string | null = null;
+  states = new Map<string, TileState>();
+  tiles: Tile[] = [];
+  history = new Map<string, Point[]>();
+  historyAvailable = true;
+  range: Range = (session.getItem('pb-range') as Range) === 'day' ? 'day' : 'hour';
+  notice = '';
+  changed = new Set<string>();
+  /** Messages of kinds this page does not draw itself (the event tail), by type. */
+  readonly handlers = new Map<string, (message: Record<string, unknown>) => void>();
+
+  private ws: WebSocket | null = null;
+  private retry = 500;
+  private position: number | string | undefined;
+  private listeners = new Set<() => void>();
+  private frame = 0;
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tell listeners, at most once per frame. */
+  emit(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      for (const listener of this.listeners) listener();
+      this.changed.clear();
+    });
+  }
+
+  private setConn(state: ConnState, text: string): void {
+    this.conn = { state, text };
+    this.emit();
+  }
+
+  send(message: object): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  signIn(token: string): void {
+    session.setItem('pb-token', token.trim());
+    this.signedIn = true;
+    this.signInError = '';
+    this.retry = 500;
+    this.connect();
+  }
+
+  signOut(message = ''): void {
+    session.clear();
+    this.signedIn = false;
+    this.project = null;
+    this.states = new Map();
+    this.tiles = [];
+    this.history = new Map();
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close(1000);
+    this.signInError = message;
+    this.setConn('offline', 'Signed out');
+  }
+
+  connect(): void {
+    if (!session.getItem('pb-token')) return;
+    this.setConn('connecting', 'Connecting…');
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', token: session.getItem('pb-token') }));
+    ws.onmessage = (e) => this.handle(JSON.parse(String(e.data)));
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (e.code === 4001 || e.code === 4003) return this.signOut(e.code === 4001 ? 'That token or key was not accepted.' : 'Your credential was revoked. Sign in again.');
+      if (!session.getItem('pb-token')) return;
+      this.setConn('reconnecting', `Reconnecting in ${Math.round(this.retry / 1000)} s…`);
+      setTimeout(() => this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 10000);
+    };
+  }
+
+  /** A reconnect with tiles on screen asks for what it missed; otherwise a snapshot. */
+  private subscribeProject(resume: boolean): void {
+    if (!resume || this.position === undefined || this.states.size === 0) {
+      this.states = new Map();
+      this.position = undefined;
+    }
+    this.send(this.position === undefined ? { type: 'subscribe', project: this.project } : { type: 'subscribe', project: this.project, since: this.position });
+  }
+
+  chooseProject(key: string): void {
+    this.send({ type: 'unsubscribe', project: this.project });
+    for (const handler of this.handlers.values()) handler({ type: 'project_switch' });
+    this.project = key;
+    session.setItem('pb-project', key);
+    this.notice = '';
+    this.tiles = [];
+    this.history = new Map();
+    this.subscribeProject(false);
+    void this.loadTiles();
+    this.emit();
+  }
+
+  setRange(range: Range): void {
+    this.range = range;
+    session.setItem('pb-range', range);
+    void this.loadHistory();
+  }
+
+  /** The tiles' definitions (name, rule, settings, order) from the API. */
+  async loadTiles(): Promise<void> {
+    const project = this.project;
+    if (project === null) return;
+    try {
+      const tiles = await listAll<Tile>(`/tiles?project_key=${encodeURIComponent(project)}`);
+      if (project !== this.project) return;
+      this.tiles = tiles.sort((a, b) => a.position - b.position || Number(a.id) - Number(b.id));
+      // A tile deleted (here or elsewhere) leaves the grid with its definition.
+      const ids = new Set(tiles.map((t) => String(t.id)));
+      for (const id of this.states.keys()) if (!ids.has(id)) this.states.delete(id);
+      this.emit();
+      await this.loadHistory();
+    } catch (error) {
+      this.notice = `Could not read the tiles: ${(error as Error).message}`;
+      this.emit();
+    }
+  }
+
+  /** Each tile's recent past (GET /tiles/:id/history), then extended live by changes. */
+  async loadHistory(): Promise<void> {
+    const project = this.project;
+    const since = new Date(Date.now() - RANGES[this.range] * 1000).toISOString();
+    await Promise.all(
+      this.tiles.map(async (tile) => {
+        const id = String(tile.id);
+        let points: Point[] = [];
+        if (this.historyAvailable) {
+          try {
+            const rows = await listAll<HistoryRow>(`/tiles/${id}/history?since=${encodeURIComponent(since)}`);
+            points = rows.map((row) => ({ t: Date.parse(row.changed_at) / 1000, status: statusOf(row.status), value: numeric(row.value) })).sort((a, b) => a.t - b.t);
+          } catch (error) {
+            // Before the history endpoint exists the chart starts from what this page saw.
+            if ((error as { status?: number }).status === 404) this.historyAvailable = false;
+          }
+        }
+        if (project !== this.project) return;
+        const seen = (this.history.get(id) ?? []).filter((p) => p.t > (points.at(-1)?.t ?? 0));
+        this.history.set(id, [...points, ...seen]);
+        this.changed.add(id);
+      }),
+    );
+    this.emit();
+  }
+
+  private addPoint(id: string, point: Point): void {
+    const points = this.history.get(id) ?? [];
+    const last = points.at(-1);
+    if (last && last.t > point.t) return;
+    points.push(point);
+    const oldest = Date.now() / 1000 - RANGES.day;
+    while (points.length > 0 && points[0]!.t < oldest) points.shift();
+    this.history.set(id, points);
+  }
+
+  private handle(m: Record<string, any>): void {
+    switch (m.type) {
+      case 'ready': {
+        this.kind = m.kind;
+        this.projects = m.projects;
+        const saved = session.getItem('pb-project');
+        const next = this.projects.some((p) => p.project_key === saved) ? saved : (this.projects[0]?.project_key ?? null);
+        if (next === null) {
+          this.notice = 'No project to show.';
+          return this.emit();
+        }
+        const same = next === this.project;
+        this.project = next;
+        this.subscribeProject(same);
+        if (!same || this.tiles.length === 0) void this.loadTiles();
+        return this.emit();
+      }
+      case 'snapshot':
+        this.states = new Map(m.tiles.map((t: TileState) => [String(t.tile_id), t]));
+        this.position = m.position;
+        for (const t of m.tiles as TileState[]) if (t.changed_at && !this.history.get(String(t.tile_id))?.length) this.addPoint(String(t.tile_id), { t: Date.parse(t.changed_at) / 1000, status: statusOf(t.status), value: numeric(t.value) });
+        return this.emit();
+      case 'change': {
+        const c = m.change;
+        if (c.project_key !== this.project) return;
+        const id = String(c.tile_id);
+        this.states.set(id, { tile_id: c.tile_id, tile_name: c.tile_name, status: c.status, value: c.value, version: c.version, changed_at: c.changed_at });
+        this.position = c.position;
+        this.addPoint(id, { t: Date.parse(c.changed_at) / 1000, status: statusOf(c.status), value: numeric(c.value) });
+        this.changed.add(id);
+        // A tile this page has not read the definition of (made elsewhere): read them again.
+        if (!this.tiles.some((t) => String(t.id) === id)) void this.loadTiles();
+        return this.emit();
+      }
+      case 'subscribed':
+        this.retry = 500;
+        this.position = m.position;
+        return this.setConn('live', 'Live');
+      case 'unsubscribed':
+        if (m.project !== this.project || m.reason !== 'project_deleted') return;
+        // The server ends a subscription by itself only when the project was deleted.
+        this.states = new Map();
+        this.tiles = [];
+        this.position = undefined;
+        this.projects = this.projects.filter((p) => p.project_key !== m.project);
+        this.notice = `Project ${m.project} was deleted; choose another.`;
+        return this.setConn('closed', 'Project deleted');
+      case 'error':
+        this.notice = m.message;
+        return this.emit();
+      default:
+        this.handlers.get(m.type)?.(m);
+    }
+  }
+
+  /** After the page created, changed or deleted a tile. */
+  async refreshTiles(): Promise<void> {
+    await this.loadTiles();
+  }
+
+  async saveOrder(ordered: Tile[]): Promise<void> {
+    this.tiles = ordered;
+    this.emit();
+    await Promise.all(ordered.map((tile, position) => (tile.position === position ? undefined : api('PUT', `/tiles/${tile.id}`, { position }).then(() => (tile.position = position)))));
+  }
+}
+
+export const live = new Live();
