@@ -24,7 +24,8 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
   beforeAll(async () => {
     receiver = await httpReceiver();
     pipeline = await startPipeline({ NOTIFY_SEND_TIMEOUT_MS: '5000' });
-    await Promise.all([pipeline.startRuleEngine(), pipeline.startNotification()]);
+    // The store too: a tile's unit may come from its events' `unit` attribute, read from stored events.
+    await Promise.all([pipeline.startRuleEngine(), pipeline.startNotification(), pipeline.startStore()]);
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
@@ -46,6 +47,8 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
     const deploys = { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } };
     expect((await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Deploys', kind: 'deploys', rule: deploys } })).status).toBe(201);
+    const latency = { filter: { name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 500 } };
+    expect((await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Latency', kind: 'latency', rule: latency } })).status).toBe(201);
     const ingest = async (event: Record<string, unknown>) => {
       const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }) });
       expect(res.status).toBe(201);
@@ -96,13 +99,19 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     await expect.poll(() => card(page, 'CPU').textContent()).toContain('42%');
     await expect.poll(() => card(page, 'CPU').locator('.chart').getAttribute('aria-label')).toMatch(/value from 42 to 97 percent; [2-9] status changes, now OK/);
     expect(await card(page, 'CPU').locator('.chart canvas').count()).toBe(1);
+    // A tile without a unit of its own shows its events' `unit` attribute.
+    await ingest({ type: 'metric', name: 'latency', attributes: { value: 120, unit: 'ms' } });
+    await expect.poll(() => card(page, 'Latency').textContent()).toContain('120 ms');
     await page.getByLabel('Last day').check();
     await expect.poll(() => card(page, 'CPU').locator('.chart').getAttribute('aria-label')).toContain('Chart of the last day');
 
-    // Reorder: CPU before Deploys, kept by the API.
+    // Reorder: CPU first, kept by the API.
+    await expect.poll(() => page.locator('li.tile h2').allTextContents()).toEqual(['Deploys', 'Latency', 'CPU']);
     await page.getByRole('button', { name: 'Move CPU earlier' }).click();
-    await expect.poll(() => page.locator('li.tile h2').allTextContents()).toEqual(['CPU', 'Deploys']);
-    await expect.poll(async () => (await (await request(`${pipeline.url}/api/v1/tiles?project_key=${project.projectKey}`, { token: project.userToken })).body.data as Array<{ name: string }>).map((t) => t.name)).toEqual(['CPU', 'Deploys']);
+    await expect.poll(() => page.locator('li.tile h2').allTextContents()).toEqual(['Deploys', 'CPU', 'Latency']);
+    await page.getByRole('button', { name: 'Move CPU earlier' }).click();
+    await expect.poll(() => page.locator('li.tile h2').allTextContents()).toEqual(['CPU', 'Deploys', 'Latency']);
+    await expect.poll(async () => (await (await request(`${pipeline.url}/api/v1/tiles?project_key=${project.projectKey}`, { token: project.userToken })).body.data as Array<{ name: string }>).map((t) => t.name)).toEqual(['CPU', 'Deploys', 'Latency']);
 
     // A webhook service: added, tested (delivered to the receiver), its log read, attached to the tile.
     await page.getByRole('button', { name: 'Notifications' }).click();

@@ -40,12 +40,13 @@ export function Board({ live: board, tick, editable, onEdit }: Props) {
     const changed = board.changed.has(id);
     const prior = cache.current.get(id);
     const version = (prior?.version ?? 0) + (changed ? 1 : 0);
-    const key = `${version}|${tick}|${board.range}|${editable}|${index}|${rows.length}|${state.version}|${tile?.name}|${tile?.rule ? JSON.stringify(tile.rule) : ''}|${JSON.stringify(tile?.settings ?? {})}`;
+    const key = `${version}|${tick}|${board.range}|${editable}|${index}|${rows.length}|${state.version}|${tile?.name}|${tile?.rule ? JSON.stringify(tile.rule) : ''}|${JSON.stringify(tile?.settings ?? {})}|${board.units.get(id)}`;
     if (prior && prior.key === key) return prior.node;
     const node = (
       <TileCard
         key={id}
         tile={tile}
+        eventUnit={board.units.get(id)}
         state={state}
         points={board.history.get(id) ?? []}
         range={board.range}

@@ -5,6 +5,8 @@ import { RANGES, type Point, type Range } from './live.ts';
 
 interface Props {
   tile: Tile | undefined;
+  /** The unit the tile's history named (settings.unit, else its events' `unit`). */
+  eventUnit: string | undefined;
   state: TileState;
   points: Point[];
   range: Range;
@@ -17,10 +19,10 @@ interface Props {
   onMove: (tile: Tile, by: number) => void;
 }
 
-export function TileCard({ tile, state, points, range, version, changed, editable, first, last, onEdit, onMove }: Props) {
+export function TileCard({ tile, eventUnit, state, points, range, version, changed, editable, first, last, onEdit, onMove }: Props) {
   const status = statusOf(state.status);
   const evaluation = tile?.rule.evaluation.kind ?? '';
-  const unit = unitOf(tile, typeof (state.value as { unit?: unknown })?.unit === 'string' ? (state.value as { unit: string }).unit : undefined);
+  const unit = unitOf(tile, eventUnit);
   const value = formatValue(state.value, unit);
   const name = tile?.name ?? state.tile_name;
   return (

@@ -11,9 +11,11 @@ export interface Point {
   status: Status;
   value: number | null;
 }
+/** GET /tiles/:id/history's entries (contracts' tile-history-entry.json), newest first. */
 export interface HistoryRow {
   status: string;
   value: unknown;
+  unit: string | null;
   changed_at: string;
 }
 export const RANGES = { hour: 3600, day: 86400 } as const;
@@ -29,6 +31,8 @@ export class Live {
   states = new Map<string, TileState>();
   tiles: Tile[] = [];
   history = new Map<string, Point[]>();
+  /** Each tile's unit as its history gave it (settings.unit, else the events' `unit` attribute). */
+  units = new Map<string, string>();
   historyAvailable = true;
   range: Range = (session.getItem('pb-range') as Range) === 'day' ? 'day' : 'hour';
   notice = '';
@@ -156,14 +160,18 @@ export class Live {
   /** Each tile's recent past (GET /tiles/:id/history), then extended live by changes. */
   async loadHistory(): Promise<void> {
     const project = this.project;
-    const since = new Date(Date.now() - RANGES[this.range] * 1000).toISOString();
+    // Both ends given, a little past now for clocks apart: the server bounds the window to a day.
+    const until = Date.now() + 5000;
+    const window = `since=${encodeURIComponent(new Date(until - RANGES[this.range] * 1000).toISOString())}&until=${encodeURIComponent(new Date(until).toISOString())}`;
     await Promise.all(
       this.tiles.map(async (tile) => {
         const id = String(tile.id);
         let points: Point[] = [];
         if (this.historyAvailable) {
           try {
-            const rows = await listAll<HistoryRow>(`/tiles/${id}/history?since=${encodeURIComponent(since)}`);
+            const rows = await listAll<HistoryRow>(`/tiles/${id}/history?${window}`);
+            const unit = rows.find((row) => row.unit !== null)?.unit;
+            if (unit) this.units.set(id, unit);
             points = rows.map((row) => ({ t: Date.parse(row.changed_at) / 1000, status: statusOf(row.status), value: numeric(row.value) })).sort((a, b) => a.t - b.t);
           } catch (error) {
             // Before the history endpoint exists the chart starts from what this page saw.
@@ -177,6 +185,32 @@ export class Live {
       }),
     );
     this.emit();
+  }
+
+  private unitAsked = new Map<string, number>();
+
+  /**
+   * A change does not carry the events' unit; the history does (once the store has the
+   * event). A tile with a number and no unit known asks its latest entry, a few times a
+   * change apart by 1.5 s, and again at most every 30 s.
+   */
+  private askUnit(id: string, attempt = 0): void {
+    if (this.units.has(id) || !this.historyAvailable) return;
+    if (attempt === 0 && Date.now() - (this.unitAsked.get(id) ?? 0) < 30000) return;
+    this.unitAsked.set(id, Date.now());
+    api<{ data: HistoryRow[] }>('GET', `/tiles/${id}/history?per_page=1`).then(
+      (res) => {
+        const unit = res.data[0]?.unit;
+        if (!unit) {
+          if (attempt < 3) setTimeout(() => this.askUnit(id, attempt + 1), 1500);
+          return;
+        }
+        this.units.set(id, unit);
+        this.changed.add(id);
+        this.emit();
+      },
+      () => undefined,
+    );
   }
 
   private addPoint(id: string, point: Point): void {
@@ -219,6 +253,7 @@ export class Live {
         this.position = c.position;
         this.addPoint(id, { t: Date.parse(c.changed_at) / 1000, status: statusOf(c.status), value: numeric(c.value) });
         this.changed.add(id);
+        if (typeof c.value === 'number') this.askUnit(id);
         // A tile this page has not read the definition of (made elsewhere): read them again.
         if (!this.tiles.some((t) => String(t.id) === id)) void this.loadTiles();
         return this.emit();
