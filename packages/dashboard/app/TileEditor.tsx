@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError, describeError, type Tile } from './api.ts';
 import { Chart } from './Chart.tsx';
-import { CHARTS_VALUE, numeric, statusOf } from './format.ts';
+import { CHARTS_VALUE, numeric, STATUS_LABEL, statusOf } from './format.ts';
 import type { Point } from './live.ts';
 import { EMPTY_FORM, EVALUATION_KINDS, EVENT_TYPES, formCanHold, formToRule, ruleProblems, ruleToForm, RULE_SCHEMA_ID, THRESHOLD_DIRECTIONS, WINDOW_AGGREGATES, type RuleForm } from './rule-form.ts';
 
@@ -95,13 +95,11 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
     setPreview({ points: [], matched: null, note: 'Evaluating…' });
     const since = new Date(Date.now() - Number(hours) * 3600_000).toISOString();
     try {
-      const res = await api<{ data: { timeline?: Array<Record<string, unknown>>; states?: Array<Record<string, unknown>>; matched?: number; events_matched?: number; scanned?: number } }>('POST', '/tiles/preview', { project_key: project, rule: parsed.rule, since });
-      const rows = res.data.timeline ?? res.data.states ?? [];
-      const points = rows
-        .map((r) => ({ t: Date.parse(String(r.changed_at ?? r.at ?? r.timestamp)) / 1000, status: statusOf(r.status), value: numeric(r.value) }))
-        .sort((a, b) => a.t - b.t);
-      const matched = res.data.matched ?? res.data.events_matched ?? null;
-      setPreview({ points, matched, note: `${matched ?? '?'} events matched, ${points.length} status changes` });
+      // contracts' tile-preview.json: the changes oldest first, counts, and the state it would have now.
+      const res = await api<{ data: { timeline: Array<{ status: string; value: unknown; changed_at: string }>; events_scanned: number; events_matched: number; changes_total: number; state: { status: string } } }>('POST', '/tiles/preview', { project_key: project, rule: parsed.rule, since });
+      const d = res.data;
+      const points = d.timeline.map((r) => ({ t: Date.parse(r.changed_at) / 1000, status: statusOf(r.status), value: numeric(r.value) }));
+      setPreview({ points, matched: d.events_matched, note: `${d.events_matched} of ${d.events_scanned} events matched; ${d.changes_total} status changes; it would be ${STATUS_LABEL[statusOf(d.state.status)]} now` });
     } catch (err) {
       setPreview({ points: [], matched: null, note: err instanceof ApiError && err.status === 404 && err.code === 'not_found' ? 'Preview is not available on this server.' : `Preview failed: ${describeError(err)}` });
     }

@@ -188,6 +188,21 @@ export class Live {
   }
 
   private unitAsked = new Map<string, number>();
+  /** Tiles removed while shown: a late change for one does not bring it back (protocol.md). */
+  private removed = new Set<string>();
+
+  /** tile_added / tile_updated: insert or replace the definition (idempotent). */
+  private applyTile(message: Record<string, any>): void {
+    const t = message.tile;
+    const id = String(t.tile_id);
+    this.removed.delete(id);
+    const was = this.tiles.find((x) => String(x.id) === id);
+    const tile: Tile = { id: t.tile_id, project_key: message.project, name: t.tile_name, kind: t.kind, rule: t.rule, settings: t.settings ?? {}, position: t.position, notification_service_ids: was?.notification_service_ids ?? [] };
+    this.tiles = [...this.tiles.filter((x) => String(x.id) !== id), tile].sort((a, b) => a.position - b.position || Number(a.id) - Number(b.id));
+    if (!this.states.has(id)) this.states.set(id, { tile_id: t.tile_id, tile_name: t.tile_name, status: 'unknown', value: null, version: 0, changed_at: null });
+    this.changed.add(id);
+    this.emit();
+  }
 
   /**
    * A change does not carry the events' unit; the history does (once the store has the
@@ -241,14 +256,29 @@ export class Live {
         return this.emit();
       }
       case 'snapshot':
+        this.removed = new Set();
         this.states = new Map(m.tiles.map((t: TileState) => [String(t.tile_id), t]));
         this.position = m.position;
         for (const t of m.tiles as TileState[]) if (t.changed_at && !this.history.get(String(t.tile_id))?.length) this.addPoint(String(t.tile_id), { t: Date.parse(t.changed_at) / 1000, status: statusOf(t.status), value: numeric(t.value) });
         return this.emit();
+      case 'tile_added':
+      case 'tile_updated':
+        if (m.v !== 1 || m.project !== this.project) return;
+        return this.applyTile(m);
+      case 'tile_removed': {
+        if (m.v !== 1 || m.project !== this.project) return;
+        const id = String(m.tile_id);
+        this.removed.add(id);
+        this.tiles = this.tiles.filter((t) => String(t.id) !== id);
+        this.states.delete(id);
+        this.history.delete(id);
+        return this.emit();
+      }
       case 'change': {
         const c = m.change;
         if (c.project_key !== this.project) return;
         const id = String(c.tile_id);
+        if (this.removed.has(id)) return;
         this.states.set(id, { tile_id: c.tile_id, tile_name: c.tile_name, status: c.status, value: c.value, version: c.version, changed_at: c.changed_at });
         this.position = c.position;
         this.addPoint(id, { t: Date.parse(c.changed_at) / 1000, status: statusOf(c.status), value: numeric(c.value) });
@@ -272,6 +302,8 @@ export class Live {
         this.notice = `Project ${m.project} was deleted; choose another.`;
         return this.setConn('closed', 'Project deleted');
       case 'error':
+        // A tail re-sent or stopped across a reconnect: nothing to tell the user.
+        if (m.code === 'not_tailing' || m.code === 'already_tailing') return;
         this.notice = m.message;
         return this.emit();
       default:
