@@ -146,6 +146,7 @@ export class Live {
       const tiles = await listAll<Tile>(`/tiles?project_key=${encodeURIComponent(project)}`);
       if (project !== this.project) return;
       this.tiles = tiles.sort((a, b) => a.position - b.position || Number(a.id) - Number(b.id));
+      for (const t of tiles) this.serverPosition.set(String(t.id), t.position);
       // A tile deleted (here or elsewhere) leaves the grid with its definition.
       const ids = new Set(tiles.map((t) => String(t.id)));
       for (const id of this.states.keys()) if (!ids.has(id)) this.states.delete(id);
@@ -198,6 +199,7 @@ export class Live {
     this.removed.delete(id);
     const was = this.tiles.find((x) => String(x.id) === id);
     const tile: Tile = { id: t.tile_id, project_key: message.project, name: t.tile_name, kind: t.kind, rule: t.rule, settings: t.settings ?? {}, position: t.position, notification_service_ids: was?.notification_service_ids ?? [] };
+    this.serverPosition.set(id, tile.position);
     this.tiles = [...this.tiles.filter((x) => String(x.id) !== id), tile].sort((a, b) => a.position - b.position || Number(a.id) - Number(b.id));
     if (!this.states.has(id)) this.states.set(id, { tile_id: t.tile_id, tile_name: t.tile_name, status: 'unknown', value: null, version: 0, changed_at: null });
     this.changed.add(id);
@@ -316,10 +318,30 @@ export class Live {
     await this.loadTiles();
   }
 
-  async saveOrder(ordered: Tile[]): Promise<void> {
-    this.tiles = ordered;
+  /** Positions as the server last said or confirmed them; saves go one after another. */
+  private serverPosition = new Map<string, number>();
+  private orderChain: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Shown at once; then each tile whose stored position differs is written, after any
+   * save still under way (comparing with a position not yet written would skip a write).
+   */
+  saveOrder(ordered: Tile[]): Promise<unknown> {
+    this.tiles = ordered.map((tile, position) => ({ ...tile, position }));
     this.emit();
-    await Promise.all(ordered.map((tile, position) => (tile.position === position ? undefined : api('PUT', `/tiles/${tile.id}`, { position }).then(() => (tile.position = position)))));
+    this.orderChain = this.orderChain.then(() =>
+      Promise.all(
+        ordered.map((tile, position) => {
+          const id = String(tile.id);
+          if (this.serverPosition.get(id) === position) return undefined;
+          return api('PUT', `/tiles/${id}`, { position }).then(() => this.serverPosition.set(id, position));
+        }),
+      ).catch((error) => {
+        this.notice = `Could not save the order: ${(error as Error).message}`;
+        this.emit();
+      }),
+    );
+    return this.orderChain;
   }
 }
 
