@@ -237,7 +237,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** CloudEvents 1.0 (structured or batch), as events */
+        /** CloudEvents 1.0 (structured, batch or binary mode), as events */
         post: operations["postApiV1IntegrationsCloudevents"];
         delete?: never;
         options?: never;
@@ -271,7 +271,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** PagerDuty Events API v2, as events (the routing_key in the body names the project) */
+        /** PagerDuty Events API v2, as events (the routing_key in the body is the project's API key) */
         post: operations["postApiV1IntegrationsPagerdutyV2Enqueue"];
         delete?: never;
         options?: never;
@@ -426,7 +426,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set an integration's secret for the project */
+        /** Set an integration's secret for the project (made up and shown once when none is given) */
         put: operations["putApiV1ProjectsIdIntegrationsIntegration"];
         post?: never;
         /** Remove an integration's secret */
@@ -811,6 +811,12 @@ export interface components {
             /** @enum {string} */
             type: "deployment" | "uptime" | "error" | "metric" | "infrastructure";
         };
+        /** GitHubPong */
+        GitHubPong: {
+            message: string;
+            /** @enum {unknown} */
+            status: "ok";
+        };
         /** GitHubWebhook */
         GitHubWebhook: Record<string, never>;
         /** IngestAccepted */
@@ -849,6 +855,25 @@ export interface components {
             /** @enum {unknown} */
             status: "error";
         };
+        /** IntegrationIgnored */
+        IntegrationIgnored: {
+            message: string;
+            /** @enum {unknown} */
+            status: "ignored";
+        };
+        /** IntegrationSecret */
+        IntegrationSecret: {
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            integration: "github";
+            /** @description `••••` once set; the secret itself only in the PUT answer that generated it (then `secret_shown_once` is true) */
+            secret: string;
+            /** @enum {unknown} */
+            secret_shown_once?: true;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** ListMeta */
         ListMeta: {
             current_page: number;
@@ -868,6 +893,14 @@ export interface components {
             type: "webhook" | "slack" | "email";
             /** Format: date-time */
             updated_at: string;
+        };
+        /** PagerDutyAccepted */
+        PagerDutyAccepted: {
+            /** @description The dedup_key sent, or the one made up for a trigger without it */
+            dedup_key: string;
+            message: string;
+            /** @enum {unknown} */
+            status: "success";
         };
         /** PagerDutyEvent */
         PagerDutyEvent: {
@@ -3144,20 +3177,306 @@ export interface operations {
             /** @description Accepted (`accepted`, with the events made), or nothing to record (`ignored`) */
             202: {
                 headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        count?: number;
-                        events?: {
-                            event_id?: string;
-                        }[];
-                        message?: string;
-                        /** Format: date-time */
-                        processed_at?: string;
-                        /** @enum {string} */
-                        status?: "accepted" | "ignored";
-                    };
+                    "application/json": components["schemas"]["WebhookBatchAccepted"] | components["schemas"]["IntegrationIgnored"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `quota_exceeded`: the monthly quota is spent */
+            402: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
+            409: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: this Idempotency-Key was used with a different body */
+            422: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3180,20 +3499,306 @@ export interface operations {
             /** @description Accepted (`accepted`, with the events made), or nothing to record (`ignored`) */
             202: {
                 headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        count?: number;
-                        events?: {
-                            event_id?: string;
-                        }[];
-                        message?: string;
-                        /** Format: date-time */
-                        processed_at?: string;
-                        /** @enum {string} */
-                        status?: "accepted" | "ignored";
-                    };
+                    "application/json": components["schemas"]["WebhookBatchAccepted"] | components["schemas"]["IntegrationIgnored"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `quota_exceeded`: the monthly quota is spent */
+            402: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
+            409: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: this Idempotency-Key was used with a different body */
+            422: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3223,29 +3828,312 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message?: string;
-                        status?: string;
-                    };
+                    "application/json": components["schemas"]["GitHubPong"];
                 };
             };
             /** @description Accepted (`accepted`, with the events made), or nothing to record (`ignored`) */
             202: {
                 headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        count?: number;
-                        events?: {
-                            event_id?: string;
-                        }[];
-                        message?: string;
-                        /** Format: date-time */
-                        processed_at?: string;
-                        /** @enum {string} */
-                        status?: "accepted" | "ignored";
-                    };
+                    "application/json": components["schemas"]["WebhookBatchAccepted"] | components["schemas"]["IntegrationIgnored"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `quota_exceeded`: the monthly quota is spent */
+            402: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
+            409: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: this Idempotency-Key was used with a different body */
+            422: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3263,17 +4151,309 @@ export interface operations {
             };
         };
         responses: {
-            /** @description PagerDuty's success answer */
+            /** @description PagerDuty's success answer, or nothing to record (`ignored`) */
             202: {
                 headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        dedup_key?: string;
-                        message?: string;
-                        status?: string;
-                    };
+                    "application/json": components["schemas"]["PagerDutyAccepted"] | components["schemas"]["IntegrationIgnored"];
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `quota_exceeded`: the monthly quota is spent */
+            402: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
+            409: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_key_reused`: this Idempotency-Key was used with a different body */
+            422: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description This is the stored answer of an earlier request with the same Idempotency-Key */
+                    "idempotent-replayed"?: "true";
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description Events allowed per UTC minute */
+                    "x-burst-limit"?: number;
+                    /** @description Events left in the current minute */
+                    "x-burst-remaining"?: number;
+                    /** @description Unix epoch seconds when the minute ends */
+                    "x-burst-reset"?: number;
+                    /** @description The project's hourly request limit */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current UTC hour */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Unix epoch seconds when the hour ends */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4447,12 +5627,101 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every integration secret the project has */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IntegrationSecret"][];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
         };
     };
@@ -4472,12 +5741,101 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The secret as set */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IntegrationSecret"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
         };
     };
@@ -4493,12 +5851,97 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Done; no body */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
         };
     };

@@ -398,6 +398,52 @@ export const userTokenWithSecretSchema = {
   properties: { ...userTokenProperties, token: { type: 'string', pattern: '^evu_' } },
 } as const;
 
+/** What an integration endpoint answers when a payload had nothing to record (before any limit: nothing counted). */
+export const integrationIgnoredSchema = {
+  $id: `${S}integration-ignored.json`,
+  title: 'IntegrationIgnored',
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'message'],
+  properties: { status: { const: 'ignored' }, message: { type: 'string' } },
+} as const;
+
+/** PagerDuty Events API v2's own success answer, so PagerDuty clients read it as they read PagerDuty's. */
+export const pagerDutyAcceptedSchema = {
+  $id: `${S}pagerduty-accepted.json`,
+  title: 'PagerDutyAccepted',
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'message', 'dedup_key'],
+  properties: { status: { const: 'success' }, message: { type: 'string' }, dedup_key: { type: 'string', description: 'The dedup_key sent, or the one made up for a trigger without it' } },
+} as const;
+
+/** GitHub's `ping` (sent when a hook is created), answered. */
+export const gitHubPongSchema = {
+  $id: `${S}github-pong.json`,
+  title: 'GitHubPong',
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'message'],
+  properties: { status: { const: 'ok' }, message: { type: 'string' } },
+} as const;
+
+/** A project's secret for a tool that signs its deliveries (GitHub): masked, except in the answer that made it up. */
+export const integrationSecretSchema = {
+  $id: `${S}integration-secret.json`,
+  title: 'IntegrationSecret',
+  type: 'object',
+  additionalProperties: false,
+  required: ['integration', 'secret', 'created_at', 'updated_at'],
+  properties: {
+    integration: { type: 'string', enum: ['github'] },
+    secret: { type: 'string', description: '`••••` once set; the secret itself only in the PUT answer that generated it (then `secret_shown_once` is true)' },
+    secret_shown_once: { const: true },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+} as const;
+
 /** Every response resource schema, for registering them at once. */
 export const API_RESOURCE_SCHEMAS = [
   listMetaSchema,
@@ -422,4 +468,8 @@ export const API_RESOURCE_SCHEMAS = [
   userWithTokenSchema,
   userTokenSchema,
   userTokenWithSecretSchema,
+  integrationIgnoredSchema,
+  pagerDutyAcceptedSchema,
+  gitHubPongSchema,
+  integrationSecretSchema,
 ] as const;

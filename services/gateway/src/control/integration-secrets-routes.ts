@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Pool } from '@pulseboard/db';
-import { seal, type SecretKeys } from '@pulseboard/contracts';
+import { integrationSecretSchema, seal, type SecretKeys } from '@pulseboard/contracts';
+import { all, AUTHENTICATED, data, errors, noContent, SECURITY } from '../openapi/route-docs.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { accountOf, mayNameProject, principalHook, userTokenRequired } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
@@ -56,14 +57,30 @@ export function registerIntegrationSecretRoutes(app: FastifyInstance, deps: Inte
       if (principal.kind !== 'user') throw userTokenRequired('Managing integration secrets');
     };
 
-    api.get<WithProject>('/api/v1/projects/:id/integrations', { preValidation: loadProject }, async (request, reply) => {
+    const tags = ['projects'];
+    const security = SECURITY.userToken;
+    const refusals = errors('envelope', [403, 404, ...AUTHENTICATED]);
+    api.get<WithProject>('/api/v1/projects/:id/integrations', {
+      preValidation: loadProject,
+      schema: { tags, security, summary: "The project's integration secrets (masked)", response: { 200: all(integrationSecretSchema, 'Every integration secret the project has'), ...refusals } },
+    }, async (request, reply) => {
       const rows = await listIntegrationSecrets(deps.pool, request.params.id);
       return reply.send({ data: rows.map((row) => present(row)) });
     });
 
     api.put<WithIntegration & { Body: PutIntegrationSecretBody }>(
       '/api/v1/projects/:id/integrations/:integration',
-      { preValidation: loadProject, schema: { params: integrationParams, body: { $ref: putIntegrationSecretBody.$id } } },
+      {
+        preValidation: loadProject,
+        schema: {
+          tags,
+          security,
+          summary: "Set an integration's secret for the project (made up and shown once when none is given)",
+          params: integrationParams,
+          body: { $ref: putIntegrationSecretBody.$id },
+          response: { 200: data(integrationSecretSchema, 'The secret as set'), ...refusals },
+        },
+      },
       async (request, reply) => {
         const given = request.body?.secret;
         const secret = given ?? randomBytes(32).toString('hex');
@@ -73,7 +90,10 @@ export function registerIntegrationSecretRoutes(app: FastifyInstance, deps: Inte
       },
     );
 
-    api.delete<WithIntegration>('/api/v1/projects/:id/integrations/:integration', { preValidation: loadProject, schema: { params: integrationParams } }, async (request, reply) => {
+    api.delete<WithIntegration>('/api/v1/projects/:id/integrations/:integration', {
+      preValidation: loadProject,
+      schema: { tags, security, summary: "Remove an integration's secret", params: integrationParams, response: { ...noContent, ...refusals } },
+    }, async (request, reply) => {
       const deleted = await deleteIntegrationSecret(deps.pool, deps.controlFeed, request.params.id, request.params.integration);
       if (!deleted) throw notFound('Integration secret');
       return reply.code(204).send();

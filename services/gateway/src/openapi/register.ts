@@ -27,21 +27,6 @@ const OPS_DOCS: Record<string, object> = {
   '/metrics': { tags: ['system'], summary: 'Prometheus metrics (no credential)', security: [], response: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } },
 };
 
-/**
- * Summary and security of the integrations routes, which do not declare them
- * yet (their error responses are not described either: see NOT_YET_DESCRIBED
- * in openapi-document.test.ts).
- */
-const INTEGRATION_DOCS: Record<string, object> = {
-  'POST /api/v1/integrations/alertmanager': { tags: ['ingest'], summary: "Alertmanager's webhook payload, as events", security: [{ projectKey: [] }] },
-  'POST /api/v1/integrations/cloudevents': { tags: ['ingest'], summary: 'CloudEvents 1.0 (structured or batch), as events', security: [{ projectKey: [] }] },
-  'POST /api/v1/integrations/pagerduty/v2/enqueue': { tags: ['ingest'], summary: 'PagerDuty Events API v2, as events (the routing_key in the body names the project)', security: [] },
-  'POST /api/v1/integrations/github': { tags: ['ingest'], summary: 'GitHub webhooks, as events (authenticated by their X-Hub-Signature-256)', security: [] },
-  'GET /api/v1/projects/:id/integrations': { tags: ['projects'], summary: "The project's integration secrets (masked)", security: [{ userToken: [] }] },
-  'PUT /api/v1/projects/:id/integrations/:integration': { tags: ['projects'], summary: "Set an integration's secret for the project", security: [{ userToken: [] }] },
-  'DELETE /api/v1/projects/:id/integrations/:integration': { tags: ['projects'], summary: "Remove an integration's secret", security: [{ userToken: [] }] },
-};
-
 /** `GET /api/v1/tiles/:id` → `getApiV1TilesId`: every operation gets a stable id (clients name their methods after it). */
 function operationId(method: string, url: string): string {
   const words = url.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
@@ -135,7 +120,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     refResolver: { buildLocalReference: componentName },
     // Query, path and header docs declared in the route's config (checked by handlers, not by ajv) join the route's schema here.
     transform: ({ schema: declared, url, route }) => {
-      const schema = { operationId: operationId(String(route.method), url), ...(OPS_DOCS[url] ?? {}), ...(INTEGRATION_DOCS[`${String(route.method)} ${url}`] ?? {}), ...declared };
+      const schema = { operationId: operationId(String(route.method), url), ...(OPS_DOCS[url] ?? {}), ...declared };
       const docs = (route.config as { openapi?: { querystring?: object; params?: object; headers?: object; body?: object } } | undefined)?.openapi;
       if (docs === undefined) return { schema, url };
       const { querystring, params, headers, body } = docs;

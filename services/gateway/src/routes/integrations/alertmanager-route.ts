@@ -4,6 +4,7 @@ import type { Authenticator } from '../../auth/authenticator.ts';
 import { senderHook } from '../../auth/sender.ts';
 import { sendMapped, type MappedIntakeDeps } from './send-mapped.ts';
 import { acceptedResponses } from './responses.ts';
+import { SECURITY } from '../../openapi/route-docs.ts';
 
 /**
  * POST /api/v1/integrations/alertmanager: Alertmanager's `webhook_configs`
@@ -15,7 +16,7 @@ export function registerAlertmanagerRoute(app: FastifyInstance, deps: MappedInta
     '/api/v1/integrations/alertmanager',
     {
       config: { rejectionsEndpoint: 'alertmanager' },
-      schema: { body: { $ref: alertmanagerWebhookSchema.$id }, response: acceptedResponses },
+      schema: { tags: ['ingest'], summary: "Alertmanager's webhook payload, as events", security: SECURITY.projectKey, body: { $ref: alertmanagerWebhookSchema.$id }, response: acceptedResponses },
       onRequest: senderHook(deps.auth),
     },
     async (request, reply) =>

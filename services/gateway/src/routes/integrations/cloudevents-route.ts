@@ -5,6 +5,7 @@ import { senderHook } from '../../auth/sender.ts';
 import { registerJsonBodyParser } from '../../json-body.ts';
 import { sendMapped, type MappedIntakeDeps } from './send-mapped.ts';
 import { acceptedResponses } from './responses.ts';
+import { SECURITY } from '../../openapi/route-docs.ts';
 
 function mediaType(contentType: string | undefined): string | undefined {
   const type = contentType?.split(';', 1)[0]?.trim().toLowerCase();
@@ -25,6 +26,9 @@ export function registerCloudEventsRoute(app: FastifyInstance, deps: MappedIntak
       {
         config: { rejectionsEndpoint: 'cloudevents' },
         schema: {
+          tags: ['ingest'],
+          summary: 'CloudEvents 1.0 (structured, batch or binary mode), as events',
+          security: SECURITY.projectKey,
           body: {
             content: {
               [CLOUDEVENTS_STRUCTURED]: { schema: { $ref: cloudEventSchema.$id } },

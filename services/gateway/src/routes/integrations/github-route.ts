@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { gitHubWebhookSchema, mapGitHub } from '@pulseboard/contracts';
+import { gitHubPongSchema, gitHubWebhookSchema, mapGitHub } from '@pulseboard/contracts';
 import { headerValue } from '../../ingest/idempotent-request.ts';
 import type { GitHubSenders } from './github-senders.ts';
 import { sendMapped, type MappedIntakeDeps } from './send-mapped.ts';
 import { acceptedResponses } from './responses.ts';
+import { SECURITY } from '../../openapi/route-docs.ts';
 
 type GitHubRequest = { Querystring: { project_key?: string } };
 
@@ -25,12 +26,15 @@ export function registerGitHubRoute(app: FastifyInstance, deps: MappedIntakeDeps
     {
       config: { rejectionsEndpoint: 'github', rawBody: true },
       schema: {
+        tags: ['ingest'],
+        summary: 'GitHub webhooks, as events (authenticated by their X-Hub-Signature-256)',
+        security: SECURITY.none,
         querystring: { type: 'object', required: ['project_key'], properties: { project_key: { type: 'string', minLength: 1, maxLength: 100 } } },
         headers: { type: 'object', required: ['x-github-event', 'x-hub-signature-256'], properties: { 'x-github-event': { type: 'string' }, 'x-hub-signature-256': { type: 'string' }, 'x-github-delivery': { type: 'string' } } },
         body: { $ref: gitHubWebhookSchema.$id },
         response: {
           ...acceptedResponses,
-          200: { description: 'A ping answered', type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' } } },
+          200: { description: 'A ping answered', $ref: gitHubPongSchema.$id },
         },
       },
       // The signature covers the body: checked once it is read, before anything in it is looked at.

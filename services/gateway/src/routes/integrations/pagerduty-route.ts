@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { mapPagerDuty, pagerDutyEventSchema } from '@pulseboard/contracts';
+import { mapPagerDuty, pagerDutyAcceptedSchema, pagerDutyEventSchema } from '@pulseboard/contracts';
 import type { Authenticator } from '../../auth/authenticator.ts';
 import { senderHook } from '../../auth/sender.ts';
 import { sendMapped, type MappedIntakeDeps } from './send-mapped.ts';
+import { acceptedAs } from './responses.ts';
+import { SECURITY } from '../../openapi/route-docs.ts';
 
 /** The routing key is the project's API key; without one, an Authorization header still works. */
 function routingKeyAuthorization(request: FastifyRequest): string | undefined {
@@ -23,14 +25,11 @@ export function registerPagerDutyRoute(app: FastifyInstance, deps: MappedIntakeD
     {
       config: { rejectionsEndpoint: 'pagerduty' },
       schema: {
+        tags: ['ingest'],
+        summary: 'PagerDuty Events API v2, as events (the routing_key in the body is the project\'s API key)',
+        security: SECURITY.none,
         body: { $ref: pagerDutyEventSchema.$id },
-        response: {
-          202: {
-            description: "PagerDuty's success answer",
-            type: 'object',
-            properties: { status: { type: 'string' }, message: { type: 'string' }, dedup_key: { type: 'string' } },
-          },
-        },
+        response: acceptedAs(pagerDutyAcceptedSchema, "PagerDuty's success answer, or nothing to record (`ignored`)"),
       },
       // The key is in the body: authenticate once it is read, before it is validated.
       preValidation: senderHook(deps.auth, undefined, routingKeyAuthorization),
