@@ -185,10 +185,13 @@ export class EventSender {
   }
 
   private serialise(event: PulseboardEvent): string {
+    const addKey = event.project_key === undefined && this.options.projectKey !== undefined;
+    // A copy only when something is to be filled in: the caller's object is never changed.
+    if (event.timestamp !== undefined && event.attributes !== undefined && !addKey) return JSON.stringify(event);
     const full: Record<string, unknown> = { ...event };
     if (full.timestamp === undefined) full.timestamp = new Date().toISOString();
     if (full.attributes === undefined) full.attributes = {};
-    if (full.project_key === undefined && this.options.projectKey !== undefined) full.project_key = this.options.projectKey;
+    if (addKey) full.project_key = this.options.projectKey;
     return JSON.stringify(full);
   }
 
