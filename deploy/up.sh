@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # Starts everything on this machine: dependencies, Postgres/Redis/Kafka,
-# migrations, every service, and a demo project. Safe to run again.
+# migrations, every service, and a demo project with a small traffic generator
+# (deploy/demo-traffic.ts) so its tiles move. Safe to run again.
+# Usage: deploy/up.sh [--no-demo-traffic]
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$root"
+
+demo_traffic=true
+for arg in "$@"; do
+  case "$arg" in
+    --no-demo-traffic) demo_traffic=false ;;
+    *) echo "usage: $0 [--no-demo-traffic]" >&2; exit 2 ;;
+  esac
+done
 
 export DATABASE_URL="${DATABASE_URL:-$DEFAULT_DATABASE_URL}"
 export REDIS_URL="${REDIS_URL:-$DEFAULT_REDIS_URL}"
@@ -54,5 +64,15 @@ echo "  logs             $state_dir/run/*.log     stop with: bash deploy/down.sh
 if [[ -f deploy/seed-demo.ts ]]; then
   echo
   # The token goes through the environment, not argv, where any process list would show it.
-  node_src deploy/seed-demo.ts "$gateway"
+  seeded="$(node_src deploy/seed-demo.ts "$gateway")"
+  echo "$seeded"
+  if [[ "$demo_traffic" == true ]]; then
+    echo
+    PULSEBOARD_DEMO_API_KEY="$(sed -n 's/^PULSEBOARD_DEMO_API_KEY=//p' <<<"$seeded")" \
+      PULSEBOARD_DEMO_PROJECT_KEY="$(sed -n 's/^PULSEBOARD_DEMO_PROJECT_KEY=//p' <<<"$seeded")" \
+      bash deploy/demo-traffic.sh start "$gateway"
+  else
+    # A generator from an earlier run holds the key seed-demo.ts just replaced.
+    bash deploy/demo-traffic.sh stop
+  fi
 fi
