@@ -11,19 +11,27 @@ interface Props {
   onEdit: (tile: Tile) => void;
 }
 
+/** A tile not evaluated yet is unknown; kept, so its card is not drawn again each frame. */
+function stateOf(board: Live, tile: Tile): TileState {
+  const id = String(tile.id);
+  let state = board.states.get(id);
+  if (!state) board.states.set(id, (state = { tile_id: tile.id, tile_name: tile.name, status: 'unknown', value: null, version: 0, changed_at: null }));
+  return state;
+}
+
 /**
  * The tile grid. A card is rendered again only when its tile changed (or the
  * clock, range or order moved): the same vnode is handed back otherwise, which
  * Preact skips; 100 tiles changing every second cost what the changed cards cost.
  */
 export function Board({ live: board, tick, editable, onEdit }: Props) {
-  const cache = useRef(new Map<string, { key: string; node: VNode; version: number }>());
+  const cache = useRef(new Map<string, { key: string; tile: Tile | undefined; state: TileState; node: VNode; version: number }>());
   const defined = board.tiles;
   const ids = new Set(defined.map((t) => String(t.id)));
   // Tiles in their order; states of tiles not read from the API yet come last.
   const rows: Array<{ tile: Tile | undefined; state: TileState }> = defined.map((tile) => ({
     tile,
-    state: board.states.get(String(tile.id)) ?? { tile_id: tile.id, tile_name: tile.name, status: 'unknown', value: null, version: 0, changed_at: null },
+    state: stateOf(board, tile),
   }));
   for (const [id, state] of board.states) if (!ids.has(id)) rows.push({ tile: undefined, state });
 
@@ -40,8 +48,9 @@ export function Board({ live: board, tick, editable, onEdit }: Props) {
     const changed = board.changed.has(id);
     const prior = cache.current.get(id);
     const version = (prior?.version ?? 0) + (changed ? 1 : 0);
-    const key = `${version}|${tick}|${board.range}|${editable}|${index}|${rows.length}|${state.version}|${tile?.name}|${tile?.rule ? JSON.stringify(tile.rule) : ''}|${JSON.stringify(tile?.settings ?? {})}|${board.units.get(id)}`;
-    if (prior && prior.key === key) return prior.node;
+    // Definitions and states are replaced, never changed in place: identity says whether they moved.
+    const key = `${version}|${tick}|${board.range}|${editable}|${index}|${rows.length}|${board.units.get(id)}`;
+    if (prior && prior.key === key && prior.tile === tile && prior.state === state) return prior.node;
     const node = (
       <TileCard
         key={id}
@@ -59,7 +68,7 @@ export function Board({ live: board, tick, editable, onEdit }: Props) {
         onMove={move}
       />
     );
-    cache.current.set(id, { key, node, version });
+    cache.current.set(id, { key, tile, state, node, version });
     return node;
   });
 

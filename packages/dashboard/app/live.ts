@@ -208,8 +208,8 @@ export class Live {
 
   /**
    * A change does not carry the events' unit; the history does (once the store has the
-   * event). A tile with a number and no unit known asks its latest entry, a few times a
-   * change apart by 1.5 s, and again at most every 30 s.
+   * event, which may take seconds). A tile with a number and no unit known asks its latest
+   * entry after 0, 1, 2, 3, 5 and 8 s, and again at most every 30 s.
    */
   private askUnit(id: string, attempt = 0): void {
     if (this.units.has(id) || !this.historyAvailable) return;
@@ -219,7 +219,8 @@ export class Live {
       (res) => {
         const unit = res.data[0]?.unit;
         if (!unit) {
-          if (attempt < 3) setTimeout(() => this.askUnit(id, attempt + 1), 1500);
+          const delay = [1000, 2000, 3000, 5000, 8000][attempt];
+          if (delay !== undefined) setTimeout(() => this.askUnit(id, attempt + 1), delay);
           return;
         }
         this.units.set(id, unit);
