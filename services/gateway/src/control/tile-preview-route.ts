@@ -11,7 +11,7 @@ import { previewTileBody, type PreviewTileBody } from './tile-schemas.ts';
 
 const HOUR_MS = 3_600_000;
 /** The preview's bounds (read-api.md): how far back, how many events (and how long: PREVIEW_TIME_LIMIT_MS). Beyond any: 400. */
-export const PREVIEW_LIMITS = { defaultMs: HOUR_MS, maxMs: 24 * HOUR_MS, maxEvents: 1_000_000, timelineChanges: 5000 };
+export const PREVIEW_LIMITS = { defaultMs: HOUR_MS, maxMs: 24 * HOUR_MS, maxEvents: 1_000_000, timelineChanges: 5000, concurrentPerGateway: 2 };
 
 const invalid = (field: string, message: string) => new PulseboardError('validation_error', { details: { [field]: [message] } });
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -27,6 +27,8 @@ const asList = (value: string | readonly string[] | undefined) => (value === und
  */
 export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule: (rule: unknown) => void, timeLimitMs: number): void {
   api.addSchema(previewTileBody);
+  // Each preview holds a pooled connection for up to the time limit: a few at once per gateway, the rest 503 with Retry-After.
+  let running = 0;
   const schema = {
     tags: ['tiles'],
     summary: 'Preview a rule over stored events',
@@ -50,11 +52,18 @@ export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule:
 
     const rule = request.body.rule as TileRule;
     const preview = new RulePreview(rule, PREVIEW_LIMITS.timelineChanges);
-    const end = await scanPreviewEvents(
-      pool,
-      { projectKey: visible, since, types: asList(rule.filter?.type), names: asList(rule.filter?.name), reads: ruleReads(rule), maxEvents: PREVIEW_LIMITS.maxEvents, timeLimitMs },
-      (event, receivedMs) => preview.push(event, receivedMs),
-    );
+    if (running >= PREVIEW_LIMITS.concurrentPerGateway) throw new PulseboardError('service_unavailable', { message: 'Too many previews are running; retry shortly' });
+    running++;
+    let end;
+    try {
+      end = await scanPreviewEvents(
+        pool,
+        { projectKey: visible, since, types: asList(rule.filter?.type), names: asList(rule.filter?.name), reads: ruleReads(rule), maxEvents: PREVIEW_LIMITS.maxEvents, timeLimitMs },
+        (event, receivedMs) => preview.push(event, receivedMs),
+      );
+    } finally {
+      running--;
+    }
     if (end === 'too_many') throw invalid('since', `covers more than ${PREVIEW_LIMITS.maxEvents} events (the most a preview reads); choose a later since`);
     if (end === 'too_slow') throw invalid('since', `takes more than ${timeLimitMs / 1000} s to read; choose a later since`);
     preview.finish(now);
