@@ -4,7 +4,7 @@
  * run and printed as a ratio; then webhooks batches of 100 events.
  *
  *   pnpm bench:ingest [--duration 10] [--warmup 3] [--rounds 2] [--connections 64] [--batch-connections 16]
- *                     [--only all|ingest|batch] [--profile]
+ *                     [--only all|ingest|batch|tracing] [--profile]
  *
  * Starts what it needs: Postgres, Redis and the Kafka broker (deploy/infra.sh
  * up), its own database (pulseboard_ingest_bench), Redis database 3 and a topic of its
@@ -13,6 +13,10 @@
  * With --profile the gateway writes a V8 CPU profile (into the system's temp dir);
  * summarise it with bench/ingest/profile-summary.ts. --only narrows the run (for profiles).
  * Targets: ingest >= 0.5 x bare with p99 <= 20 ms; batches >= 100k events/s.
+ *
+ * Tracing (also alone with --only tracing): a second gateway with OTEL_EXPORTER_OTLP_ENDPOINT set,
+ * exporting to a local OTLP sink in this process, loaded in turn with the untraced one (same
+ * rounds, same run): throughput and the gateway's CPU per event, on : off.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -25,6 +29,7 @@ import autocannon, { type Result } from 'autocannon';
 import { freePort, provisionProject, SOURCE_NODE_ARGS, testKafka, waitFor, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 import { brokerRoundTrip } from './broker-rtt.ts';
 import { cpuSeconds } from '../shared/process-cpu.ts';
+import { otlpSink } from './otlp-sink.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -118,6 +123,20 @@ const mean = (xs: Figures[]): Figures => ({
   failed: xs.reduce((s, x) => s + x.failed, 0),
 });
 
+const mid = (xs: number[]): number => {
+  const sorted = [...xs].sort((p, q) => p - q);
+  const m = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
+};
+const median = (xs: Figures[]): Figures => ({
+  cpuUsPerRequest: mid(xs.map((x) => x.cpuUsPerRequest ?? NaN)),
+  rps: mid(xs.map((x) => x.rps)),
+  p50: mid(xs.map((x) => x.p50)),
+  p99: mid(xs.map((x) => x.p99)),
+  ok: xs.reduce((s, x) => s + x.ok, 0),
+  failed: xs.reduce((s, x) => s + x.failed, 0),
+});
+
 /** Limiter batch sizes and Kafka ack times, from the gateway's own metrics. */
 async function gatewayStats(url: string): Promise<string> {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -138,6 +157,7 @@ async function main(): Promise<void> {
   const gatewayPort = await freePort();
   let bare: ChildProcess | undefined;
   let gateway: ChildProcess | undefined;
+  let traced: ChildProcess | undefined;
   try {
     bare = await start('bare route', [...SOURCE_NODE_ARGS, 'bench/ingest/bare-server.ts'], { PORT: String(barePort) }, 'bare_started');
     const profiles = join(tmpdir(), 'pulseboard-ingest-profiles');
@@ -145,29 +165,25 @@ async function main(): Promise<void> {
       mkdirSync(profiles, { recursive: true });
       log(`  gateway CPU profile goes to ${profiles}`);
     }
-    gateway = await start(
-      'gateway',
-      [...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []), ...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'],
-      {
-        DATABASE_URL,
-        REDIS_URL,
-        KAFKA_BROKERS,
-        TOPIC_EVENTS: topic,
-        GATEWAY_PORT: String(gatewayPort),
-        GATEWAY_HOST: '127.0.0.1',
-        ADMIN_TOKEN,
-        SECRETS_KEY: TEST_SECRETS_KEY,
-        LOG_LEVEL: 'info',
-        MIGRATE_ON_START: 'false',
-        // No rule engine here: webhooks answer 202 at once instead of waiting for an outcome
-        // (bench:rules measures webhooks with tiles_affected).
-        WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
-        // Raised so the run measures the work, not the refusals; every limit is still checked.
-        GLOBAL_HOURLY_LIMIT: '2000000000',
-        DEFAULT_ACCOUNT_HOURLY_LIMIT: '2000000000',
-      },
-      'gateway_started',
-    );
+    const gatewayEnv = (port: number): Record<string, string> => ({
+      DATABASE_URL,
+      REDIS_URL,
+      KAFKA_BROKERS,
+      TOPIC_EVENTS: topic,
+      GATEWAY_HOST: '127.0.0.1',
+      ADMIN_TOKEN,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+      LOG_LEVEL: 'info',
+      MIGRATE_ON_START: 'false',
+      // No rule engine here: webhooks answer 202 at once instead of waiting for an outcome
+      // (bench:rules measures webhooks with tiles_affected).
+      WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
+      // Raised so the run measures the work, not the refusals; every limit is still checked.
+      GLOBAL_HOURLY_LIMIT: '2000000000',
+      DEFAULT_ACCOUNT_HOURLY_LIMIT: '2000000000',
+      GATEWAY_PORT: String(port),
+    });
+    gateway = await start('gateway', [...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []), ...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'], gatewayEnv(gatewayPort), 'gateway_started');
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const big = 2_000_000_000;
     const project = await provisionProject(gatewayUrl, ADMIN_TOKEN, { projectKey: `bench-${randomUUID().slice(0, 8)}`, burstLimit: big, hourlyLimit: big, monthlyQuota: big });
@@ -192,6 +208,38 @@ async function main(): Promise<void> {
       await load(`${gatewayUrl}/ingest`, CONNECTIONS, WARMUP, auth, single);
       log(row('POST /ingest', await load(`${gatewayUrl}/ingest`, CONNECTIONS, DURATION, auth, single, gateway)));
       log(`  ${await gatewayStats(gatewayUrl)}`);
+      return;
+    }
+    /** The same load on the untraced gateway and on one exporting every request's span, round by round. */
+    const tracingPhase = async (): Promise<void> => {
+      const sink = await otlpSink();
+      const tracedPort = await freePort();
+      traced = await start('gateway (tracing on)', [...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'], { ...gatewayEnv(tracedPort), OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, 'gateway_started');
+      const tracedUrl = `http://127.0.0.1:${tracedPort}`;
+      const off: Figures[] = [];
+      const on: Figures[] = [];
+      const measure = async (traceOn: boolean, round: number) => {
+        const [url, server, into] = traceOn ? [tracedUrl, traced, on] : [gatewayUrl, gateway, off];
+        await load(`${url}/ingest`, CONNECTIONS, WARMUP, auth, single);
+        into.push(await load(`${url}/ingest`, CONNECTIONS, DURATION, auth, single, server));
+        log(row(`round ${round}: tracing ${traceOn ? 'on (OTLP)' : 'off'}`, into.at(-1)!));
+      };
+      // Taken in turn, the order swapped every round (neither side always runs second, on a warmer machine).
+      for (let round = 1; round <= ROUNDS; round++) {
+        await measure(round % 2 === 0, round);
+        await measure(round % 2 === 1, round);
+      }
+      await stop(traced);
+      // Medians: a cold first round on a shared machine would otherwise decide a mean.
+      const [a, b] = [median(off), median(on)];
+      log(`tracing (median of ${ROUNDS} round(s), ${CONNECTIONS} connections; on = a span per request exported over OTLP/HTTP JSON to a local sink):`);
+      log(row('POST /ingest, tracing off', a));
+      log(row('POST /ingest, tracing on', b));
+      log(`  on : off  throughput ${(b.rps / a.rps).toFixed(2)}   gateway CPU per event ${(b.cpuUsPerRequest! / a.cpuUsPerRequest!).toFixed(2)}   p99 ${f(a.p99)} -> ${f(b.p99)} ms;  spans received by the sink: ${sink.spans()} (${on.reduce((n, x) => n + x.ok, 0)} requests measured, warm-ups besides)`);
+      await sink.close();
+    };
+    if (args.only === 'tracing') {
+      await tracingPhase();
       return;
     }
     if (args.only === 'batch') {
@@ -231,7 +279,10 @@ async function main(): Promise<void> {
     log(`  batch events/s ${f(events.rps)} (target >= 100000)`);
     const verdict = [ratio >= 0.5, g.p99 <= 20, events.rps >= 100_000, g.failed + b.failed + batches.failed === 0];
     log(`  targets: ratio ${verdict[0] ? 'met' : 'MISSED'}, p99 ${verdict[1] ? 'met' : 'MISSED'}, batch ${verdict[2] ? 'met' : 'MISSED'}, all answers 2xx ${verdict[3] ? 'yes' : 'NO'}`);
+    log();
+    await tracingPhase();
   } finally {
+    await stop(traced);
     await stop(gateway);
     await stop(bare);
     const admin = testKafka().admin();
