@@ -4,14 +4,15 @@ import type pg from 'pg';
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
 /**
- * Runs several reads on one connection in one REPEATABLE READ, READ ONLY
- * transaction, so they see the same snapshot: a list page and its
- * total_count never disagree about a batch that committed between them.
+ * Runs `work` on one connection of the pool inside a transaction opened by
+ * `begin` (plain `BEGIN` unless an isolation level is wanted): committed when
+ * `work` returns, rolled back when it throws, the connection released either
+ * way. The one place that writes this dance.
  */
-export async function inReadSnapshot<R>(pool: pg.Pool, work: (client: Queryable) => Promise<R>): Promise<R> {
+export async function inTransaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>, begin = 'BEGIN'): Promise<R> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;
@@ -21,4 +22,13 @@ export async function inReadSnapshot<R>(pool: pg.Pool, work: (client: Queryable)
   } finally {
     client.release();
   }
+}
+
+/**
+ * Runs several reads on one connection in one REPEATABLE READ, READ ONLY
+ * transaction, so they see the same snapshot: a list page and its
+ * total_count never disagree about a batch that committed between them.
+ */
+export function inReadSnapshot<R>(pool: pg.Pool, work: (client: Queryable) => Promise<R>): Promise<R> {
+  return inTransaction(pool, work, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
 }

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { inReadSnapshot } from '@pulseboard/db';
 import type { TileChange } from '@pulseboard/contracts';
 
 /** Every SQL statement of the broadcast service; it only reads (the rule engine's tables; the control plane's through @pulseboard/control-plane). */
@@ -34,9 +35,7 @@ export type CatchUp = { kind: 'changes'; changes: TileChange[] } | { kind: 'snap
  * position agree.
  */
 export async function catchUp(pool: Pool, projectKey: string, since: number | undefined, max: number): Promise<CatchUp> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  return inReadSnapshot(pool, async (client): Promise<CatchUp> => {
     if (since !== undefined) {
       const { rows } = await client.query<TileChange & { changed_at: Date }>(
         `SELECT id AS position, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause
@@ -46,7 +45,6 @@ export async function catchUp(pool: Pool, projectKey: string, since: number | un
       const { rows: top } = await client.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history');
       // A position from the future (another installation, a reset) cannot be resumed from.
       if (rows.length <= max && since <= (top[0]?.max ?? 0)) {
-        await client.query('COMMIT');
         return { kind: 'changes', changes: rows.map((r) => ({ ...r, changed_at: r.changed_at.toISOString() })) };
       }
     }
@@ -58,12 +56,6 @@ export async function catchUp(pool: Pool, projectKey: string, since: number | un
          FROM tiles t LEFT JOIN tile_states s ON s.tile_id = t.id WHERE t.project_key = $1 ORDER BY t.position, t.id`,
       [projectKey],
     );
-    await client.query('COMMIT');
     return { kind: 'snapshot', position: position[0]?.max ?? 0, tiles: tiles.map((t) => ({ ...t, changed_at: t.changed_at?.toISOString() ?? null })) };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import type { Pool } from '@pulseboard/db';
+import { inTransaction, type Pool } from '@pulseboard/db';
 
 /**
  * Runs a capped insert in a transaction holding an advisory lock on `what`
@@ -11,18 +11,9 @@ export async function lockCap(client: PoolClient, what: string): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`pulseboard-cap:${what}`]);
 }
 
-export async function withCapLock<T>(pool: Pool, what: string, insert: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+export function withCapLock<T>(pool: Pool, what: string, insert: (client: PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, async (client) => {
     await lockCap(client, what);
-    const result = await insert(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return insert(client);
+  });
 }

@@ -1,4 +1,4 @@
-import type { Pool } from '@pulseboard/db';
+import { inTransaction, type Pool } from '@pulseboard/db';
 import { seal, unsealWith, type SecretKeys } from '@pulseboard/contracts';
 
 export interface IntegrationRotationReport {
@@ -17,9 +17,7 @@ export interface IntegrationRotationReport {
  */
 export async function rotateIntegrationSecrets(pool: Pool, keys: SecretKeys): Promise<IntegrationRotationReport> {
   const report: IntegrationRotationReport = { scanned: 0, resealed: 0, unreadable: [] };
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ project_key: string; integration: string; secret_sealed: string }>(
       'SELECT project_key, integration, secret_sealed FROM project_integration_secrets ORDER BY project_key, integration FOR UPDATE',
     );
@@ -36,12 +34,6 @@ export async function rotateIntegrationSecrets(pool: Pool, keys: SecretKeys): Pr
       await client.query('UPDATE project_integration_secrets SET secret_sealed = $3 WHERE project_key = $1 AND integration = $2', [row.project_key, row.integration, seal(opened.plain, keys.current)]);
       report.resealed++;
     }
-    await client.query('COMMIT');
     return report;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

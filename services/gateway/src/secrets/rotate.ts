@@ -1,4 +1,4 @@
-import type { Pool } from '@pulseboard/db';
+import { inTransaction, type Pool } from '@pulseboard/db';
 import { SECRET_CONFIG_FIELDS, seal, unsealWith, type NotificationType, type SecretKeys } from '@pulseboard/contracts';
 
 export interface RotationReport {
@@ -24,9 +24,7 @@ export async function rotateSecrets(pool: Pool, keys: SecretKeys): Promise<Rotat
   const report: RotationReport = { scanned: 0, resealed: 0, unreadable: [] };
   let after = 0;
   for (;;) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    const rows = await inTransaction(pool, async (client) => {
       const { rows } = await client.query<{ id: string; kind: NotificationType; config: Record<string, unknown>; secrets: string | null }>(
         'SELECT id, kind, config, secrets FROM notification_services WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE',
         [after, BATCH],
@@ -54,14 +52,9 @@ export async function rotateSecrets(pool: Pool, keys: SecretKeys): Promise<Rotat
         await client.query('UPDATE notification_services SET config = $2, secrets = $3 WHERE id = $1', [row.id, JSON.stringify(config), seal(JSON.stringify(secrets), keys.current)]);
         report.resealed++;
       }
-      await client.query('COMMIT');
-      if (rows.length < BATCH) return report;
-      after = Number(rows.at(-1)!.id);
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      return rows;
+    });
+    if (rows.length < BATCH) return report;
+    after = Number(rows.at(-1)!.id);
   }
 }
