@@ -4,7 +4,8 @@
 # deploy/images.sh unless KAFKA_IMAGE / POSTGRES_IMAGE / REDIS_IMAGE /
 # NODE_IMAGE are already set, the compose smoke test (tests/compose/smoke.sh),
 # then the integration suite against Kafka, Postgres and Redis containers that
-# testcontainers starts (TEST_INFRA=containers).
+# testcontainers starts (TEST_INFRA=containers), less the files whose subject
+# does not depend on where the infrastructure runs (INFRA_NEUTRAL in vitest.config.ts).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$root"
