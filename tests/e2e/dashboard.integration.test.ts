@@ -203,6 +203,13 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     await until(() => card(page, 'Deploys').textContent(), { timeout: 20_000 }).toContain('Critical');
     await until(() => page.locator('#connection').textContent()).toBe('Live');
 
+    // A tile made and deleted elsewhere (the API) comes and goes without a reload (tile_added, tile_removed).
+    const made = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Uptime', kind: 'uptime', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'up' } } } });
+    expect(made.status).toBe(201);
+    await until(() => card(page, 'Uptime').textContent()).toContain('Up/down');
+    expect((await request(`${pipeline.url}/api/v1/tiles/${made.body.data.id}`, { method: 'DELETE', token: project.apiKey })).status).toBe(204);
+    await until(() => card(page, 'Uptime').count()).toBe(0);
+
     // Keyboard: the project picker first, the tiles reachable by Tab.
     await page.locator('body').click({ position: { x: 1, y: 1 } });
     await page.keyboard.press('Tab');
