@@ -25,7 +25,7 @@ function sources(dir: string): string[] {
     const path = join(dir, name);
     if (name === 'node_modules' || name === 'dist') return [];
     if (statSync(path).isDirectory()) return sources(path);
-    return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
+    return /\.tsx?$/.test(path) && !/\.test\.tsx?$/.test(path) ? [path] : [];
   });
 }
 
@@ -33,7 +33,8 @@ function offenders(): Map<string, string[]> {
   const found = new Map<string, string[]>();
   const dirs = [
     ...readdirSync(join(root, 'services')).filter((s) => s !== 'gateway').map((s) => join(root, 'services', s, 'src')),
-    ...readdirSync(join(root, 'packages')).filter((p) => p !== 'control-plane' && p !== 'test-kit').map((p) => join(root, 'packages', p, 'src')),
+    // The whole package, wherever its code lives (the dashboard's is in app/ and scripts/).
+    ...readdirSync(join(root, 'packages')).filter((p) => p !== 'control-plane' && p !== 'test-kit').map((p) => join(root, 'packages', p)),
   ];
   for (const dir of dirs) {
     for (const file of sources(dir)) {
