@@ -30,6 +30,8 @@ const INFRA_NEUTRAL = [
   'tests/e2e/client-outage.integration.test.ts',
   'tests/e2e/dashboard.integration.test.ts',
   'tests/e2e/seed-demo.integration.test.ts',
+  'tests/e2e/demo-traffic.integration.test.ts',
+  'tests/e2e/tracing.integration.test.ts',
 ];
 const onContainers = process.env.TEST_INFRA === 'containers';
 

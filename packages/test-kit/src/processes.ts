@@ -54,7 +54,9 @@ export async function spawnService(service: string, env: Record<string, string>,
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     cwd: root,
     // info at least: the start-up event is how we know it is up.
-    env: { ...process.env, ...env, LOG_LEVEL: env.LOG_LEVEL === 'debug' ? 'debug' : 'info' },
+    // The service's own drain bound below the kit's exit deadline: a drain slowed past it (a loaded
+    // machine) ends by the service's rule, logging shutdown_timed_out with the step it was at.
+    env: { SHUTDOWN_TIMEOUT_MS: String(EXIT_DEADLINE_MS - 5_000), ...process.env, ...env, LOG_LEVEL: env.LOG_LEVEL === 'debug' ? 'debug' : 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
@@ -85,7 +87,11 @@ export async function spawnService(service: string, env: Record<string, string>,
       const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), EXIT_DEADLINE_MS)));
       const outcome = await Promise.race([exited, stuck]);
       clearTimeout(timer);
-      if (outcome !== 'stuck') return outcome;
+      if (outcome !== 'stuck') {
+        const timedOut = logs.find((line) => line.includes('"shutdown_timed_out"'));
+        if (timedOut !== undefined) console.warn(`${service}: its drain hit SHUTDOWN_TIMEOUT_MS: ${timedOut}`);
+        return outcome;
+      }
       child.kill('SIGKILL');
       await exited;
       throw new Error(`${service} did not exit within ${EXIT_DEADLINE_MS / 1000} s of ${signal}; its last log lines:\n${logs.slice(-30).join('\n')}`);
