@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROADCAST_CLOSE, broadcastClientMessageSchema } from '@pulseboard/contracts';
 import { anyJson, fc, nastyString, schemaArbitrary, waitFor } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
+import { validServerMessage } from './ws-client.ts';
 
 /** How long the suite drives the broadcast socket (FUZZ_SECONDS, default 40). */
 const FUZZ_MS = Number(process.env.FUZZ_SECONDS ?? '40') * 1000;
-const SERVER_TYPES = new Set(['ready', 'snapshot', 'change', 'subscribed', 'unsubscribed', 'error', 'pong']);
-const ERROR_CODES = new Set(['project_not_found', 'already_subscribed', 'too_many_subscriptions', 'already_authenticated']);
 // What a fuzzed session may end with: the documented refusals, or our own close.
 const DOCUMENTED_CLOSES = new Set<number>([BROADCAST_CLOSE.badMessage, BROADCAST_CLOSE.authFailed, BROADCAST_CLOSE.authTimeout, 1000, 1005]);
 
@@ -44,9 +43,8 @@ async function session(base: string, headerToken: string | undefined, frames: Fr
 }
 
 function messageProblem(message: unknown): string | undefined {
-  const m = message as { type?: unknown; code?: unknown; message?: unknown };
-  if (typeof m !== 'object' || m === null || typeof m.type !== 'string' || !SERVER_TYPES.has(m.type)) return `undocumented message ${JSON.stringify(message).slice(0, 200)}`;
-  if (m.type === 'error' && (typeof m.code !== 'string' || !ERROR_CODES.has(m.code) || typeof m.message !== 'string')) return `undocumented error ${JSON.stringify(message)}`;
+  // The published protocol schema decides (types, error codes, fields), not a copy of it here.
+  if (!validServerMessage(message)) return `undocumented message ${JSON.stringify(message).slice(0, 200)}: ${JSON.stringify(validServerMessage.errors?.slice(0, 2))}`;
   return undefined;
 }
 

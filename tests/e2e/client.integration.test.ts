@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import type { Browser } from 'playwright-core';
 import { buildBrowserBundle } from '../../packages/client/src/build/browser-build.ts';
 import { PulseboardApiError, PulseboardClient, type FailedOutcome, type TileChangeMessage, type WebSocketConstructor } from '@pulseboard/client';
-import { freePort, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import { awayFromMinuteEnd, freePort, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 import { launchChromium } from './browser.ts';
 
@@ -59,7 +59,7 @@ describe('@pulseboard/client against the real stack', () => {
     expect(failed[0]!.error).toMatchObject({ status: 400, code: 'validation_error', details: { 'events[0].type': [expect.any(String)] } });
 
     // Early enough in the minute that the burst window's Retry-After is well past the 2 s budget.
-    await waitFor(() => new Date().getUTCSeconds() < 45, { timeoutMs: 20_000, what: 'the first 45 s of a minute' });
+    await awayFromMinuteEnd(15);
     const limited = new PulseboardClient({ url: pipeline.url, apiKey: project.apiKey, hooks, retry: { maxElapsedMs: 2000 } });
     for (let i = 0; i < 10; i++) await limited.send({ type: 'metric', name: 'cpu', attributes: { value: i } });
     expect(await limited.flush()).toMatchObject({ sent: 10 });

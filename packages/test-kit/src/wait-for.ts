@@ -15,3 +15,12 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 100));
   }
 }
+
+/**
+ * Waits until the current UTC minute has at least `marginSeconds` left, for a
+ * test whose steps must fall in one burst window (a per-minute limit of 1,
+ * then the refusal): a minute that ends between them is not the code's fault.
+ */
+export function awayFromMinuteEnd(marginSeconds = 10): Promise<true> {
+  return waitFor(() => new Date().getUTCSeconds() < 60 - marginSeconds, { timeoutMs: (marginSeconds + 5) * 1000, what: `a minute with ${marginSeconds} s left` });
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, readTopic } from '@pulseboard/test-kit';
+import { awayFromMinuteEnd, envelope, readTopic } from '@pulseboard/test-kit';
 import { ingestTestGateway, type IngestTestGateway } from '../../test/ingest-test-kit.ts';
 import { IdempotencyStore } from './idempotency.ts';
 
@@ -20,6 +20,8 @@ describe('Idempotency-Key on /ingest and /api/v1/webhooks', () => {
     const project = await gw.provision();
     const key = randomUUID();
     const body = envelope(project.projectKey);
+    // The burst count read below is this minute's.
+    await awayFromMinuteEnd();
     const first = await gw.ingest(project, body, { 'idempotency-key': key });
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
@@ -84,6 +86,8 @@ describe('Idempotency-Key on /ingest and /api/v1/webhooks', () => {
     const project = await gw.provision({ burstLimit: 1 });
     const key = randomUUID();
     const body = envelope(project.projectKey);
+    // The 201 and the two refusals in one burst minute.
+    await awayFromMinuteEnd();
     expect((await gw.ingest(project)).status).toBe(201);
     const limited = await gw.ingest(project, body, { 'idempotency-key': key });
     expect(limited.status).toBe(429);
