@@ -110,30 +110,34 @@ describe('Idempotency-Key on /ingest and /api/v1/webhooks', () => {
   it('a key whose gateway died mid-request (ids recorded, never answered): 409 while its lease lasts, then taken over with the same ids', async () => {
     // The store as a gateway uses it, with a 1 s lease; "dying" is claiming and recording, then nothing.
     const store = new IdempotencyStore(gw.redis, 3600, 1);
+    // A project of this test's own: Redis outlives a run, and keys of earlier runs must not be read here.
+    const project = `dead-gw-${randomUUID()}`;
     const key = randomUUID();
-    const first = await store.claim('dead-gw', 'webhooks', key, '{"events":[1]}');
+    const first = await store.claim(project, 'webhooks', key, '{"events":[1]}');
     if (first.kind !== 'claimed') throw new Error('expected a claim');
     expect(first.resume).toBeUndefined();
     await first.recordAttempt({ ids: [41, 42], receivedAtMs: 1234 });
 
-    await expect(store.claim('dead-gw', 'webhooks', key, '{"events":[1]}')).rejects.toMatchObject({ code: 'idempotency_conflict' });
+    await expect(store.claim(project, 'webhooks', key, '{"events":[1]}')).rejects.toMatchObject({ code: 'idempotency_conflict' });
     // Another body under the key is still refused as reuse.
-    await expect(store.claim('dead-gw', 'webhooks', key, '{"events":[2]}')).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    await expect(store.claim(project, 'webhooks', key, '{"events":[2]}')).rejects.toMatchObject({ code: 'idempotency_key_reused' });
 
-    const retry = await waitForClaim(() => store.claim('dead-gw', 'webhooks', key, '{"events":[1]}'));
+    const retry = await waitForClaim(() => store.claim(project, 'webhooks', key, '{"events":[1]}'));
     expect(retry.resume).toEqual({ ids: [41, 42], receivedAtMs: 1234 });
     // The recorded ids keep the key's full TTL, through the takeover too.
-    const [entry] = await gw.redis.keys('{pbidem}:dead-gw:webhooks:*');
+    const [entry] = await gw.redis.keys(`{pbidem}:${project}:webhooks:*`);
     expect(await gw.redis.ttl(entry!)).toBeGreaterThan(3000);
     // The new holder has its own lease: a concurrent retry waits again.
-    await expect(store.claim('dead-gw', 'webhooks', key, '{"events":[1]}')).rejects.toMatchObject({ code: 'idempotency_conflict' });
+    await expect(store.claim(project, 'webhooks', key, '{"events":[1]}')).rejects.toMatchObject({ code: 'idempotency_conflict' });
   });
 
   it('a key whose gateway died before recording ids is taken over with none to reuse (nothing reached Kafka)', async () => {
     const store = new IdempotencyStore(gw.redis, 3600, 1);
+    // A project of this test's own: Redis outlives a run, and keys of earlier runs must not be read here.
+    const project = `dead-gw-${randomUUID()}`;
     const key = randomUUID();
-    expect((await store.claim('dead-gw', 'ingest', key, 'body')).kind).toBe('claimed');
-    const retry = await waitForClaim(() => store.claim('dead-gw', 'ingest', key, 'body'));
+    expect((await store.claim(project, 'ingest', key, 'body')).kind).toBe('claimed');
+    const retry = await waitForClaim(() => store.claim(project, 'ingest', key, 'body'));
     expect(retry.resume).toBeUndefined();
   });
 });
