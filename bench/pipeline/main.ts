@@ -69,6 +69,8 @@ const { values: args } = parseArgs({
 });
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const checkout = args.checkout ?? root;
+// An older checkout's gateway answers in its own (older) shapes: the test kit's OpenAPI check of today's document is off.
+if (args.checkout !== undefined) process.env.PULSEBOARD_OPENAPI_CHECK = 'off';
 const SECONDS = Number(args.seconds);
 const log = (line = '') => console.log(line);
 const PROCESSES = [...SERVICES, 'kafka', 'postgres', 'redis'] as const;

@@ -15,8 +15,9 @@ export async function request<T = any>(url: string, init: { method?: string; tok
   const sent = init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   const response = await fetch(url, { method, headers, body: sent });
   const text = await response.text();
-  // Every exchange with the gateway's API is checked against the OpenAPI document (openapi-check.ts).
-  if (isDocumentedApi(url)) checkAgainstOpenApi({ method, url, requestHeaders: lowerCase(headers), requestBody: sent, status: response.status, responseHeaders: response.headers, responseText: text });
+  // Every exchange with the gateway's API is checked against the OpenAPI document (openapi-check.ts);
+  // a benchmark driving an older checkout's gateway turns it off (PULSEBOARD_OPENAPI_CHECK=off).
+  if (process.env.PULSEBOARD_OPENAPI_CHECK !== 'off' && isDocumentedApi(url)) checkAgainstOpenApi({ method, url, requestHeaders: lowerCase(headers), requestBody: sent, status: response.status, responseHeaders: response.headers, responseText: text });
   let body: unknown = text;
   try {
     body = text === '' ? undefined : JSON.parse(text);
