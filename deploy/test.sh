@@ -23,6 +23,9 @@ pnpm --silent typecheck
 # are what the code generates, validate the AsyncAPI document, and compare each topic's
 # schema with its released snapshot (docs/topic-schemas/).
 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true pnpm exec redocly lint --format=summary docs/openapi.json
+# The AsyncAPI document (Kafka topics and the WebSocket protocol) validates with the AsyncAPI CLI;
+# its anonymous usage metrics stay off (a config file saying so, read instead of ~/.asyncapi-analytics).
+ASYNCAPI_METRICS_CONFIG_PATH="$root/deploy/asyncapi/analytics.json" SUPPRESS_NO_CONFIG_WARNING=1 pnpm exec asyncapi validate docs/asyncapi.json
 # The compiled services (dist/) that production runs; tests/e2e/compiled runs them.
 bash deploy/build.sh
 bounded_vitest run --reporter=verbose

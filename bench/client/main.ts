@@ -4,11 +4,20 @@
  * gateway, in the same run, alternating; printed as a ratio (target >= 0.9).
  * Then the client's memory with 1,000,000 events queued.
  *
- *   pnpm bench:client [--events 100000] [--rounds 2] [--concurrency 4] [--queued 1000000]
+ *   pnpm bench:client [--events 100000] [--rounds 4] [--concurrency 4] [--queued 1000000]
+ *   (--rounds 0: the memory figure only)
  *
- * Both sides send the same requests: batches of 100, `concurrency` in flight,
+ * Both sides send the same events: batches of 100, `concurrency` in flight,
  * one Idempotency-Key each. The client runs twice: as configured by default
- * (gzip above 16 KiB, so every batch here is gzipped) and with gzip off.
+ * (gzip above 16 KiB, so every 23 KB batch here is gzipped) and with gzip off.
+ * The bare loop runs twice too: plain bodies (the target's baseline) and
+ * gzipped as a hand-written loop would (zlib level 1 on the thread pool, as
+ * the client does on Node), so the client's own cost is also shown like for
+ * like. Each round runs the four phases in a rotated order; a ratio is taken
+ * within each round (the phases ran back to back, under the same load from
+ * whatever else runs on the machine) and the median of the rounds' ratios is
+ * the figure; means and medians of the rates are printed too.
+ * BENCH_GATEWAY_PROF=DIR: the gateway writes a --cpu-prof there.
  * Starts what it needs like bench:ingest: infra, its own database
  * (pulseboard_client_bench), Redis database 4, a topic of its own, a gateway
  * process (no rule engine: webhooks answer 202 at once).
@@ -17,13 +26,15 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { EventSender, type SenderOptions } from '@pulseboard/client';
 import { freePort, provisionProject, SOURCE_NODE_ARGS, waitFor, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
 
 const { values: args } = parseArgs({
   options: {
     events: { type: 'string', default: '100000' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '4' },
     concurrency: { type: 'string', default: '4' },
     queued: { type: 'string', default: '1000000' },
   },
@@ -48,7 +59,7 @@ const event = (i: number) => ({
 });
 
 async function startGateway(port: number, topic: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_GATEWAY_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_GATEWAY_PROF}`] : []), ...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -82,8 +93,10 @@ async function startGateway(port: number, topic: string): Promise<ChildProcess> 
   return child;
 }
 
-/** The baseline: `concurrency` loops, each building a batch of 100 and POSTing it with fetch until EVENTS are sent. */
-async function bareLoop(url: string, apiKey: string): Promise<number> {
+const gzipLevel1 = promisify((text: string, cb: (error: Error | null, out: Buffer) => void) => gzip(text, { level: 1 }, cb));
+
+/** The baseline: `concurrency` loops, each building a batch of 100 and POSTing it with fetch (gzipped when asked) until EVENTS are sent. */
+async function bareLoop(url: string, apiKey: string, gzipped = false): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -91,8 +104,10 @@ async function bareLoop(url: string, apiKey: string): Promise<number> {
       while (next < EVENTS) {
         const from = next;
         next = Math.min(EVENTS, next + 100);
-        const body = JSON.stringify({ events: Array.from({ length: next - from }, (_, i) => event(from + i)) });
-        const res = await fetch(`${url}/api/v1/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body });
+        const text = JSON.stringify({ events: Array.from({ length: next - from }, (_, i) => event(from + i)) });
+        const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() };
+        if (gzipped) headers['content-encoding'] = 'gzip';
+        const res = await fetch(`${url}/api/v1/webhooks`, { method: 'POST', headers, body: gzipped ? await gzipLevel1(text) : text });
         await res.arrayBuffer();
         if (res.status !== 202) throw new Error(`bare loop: ${res.status}`);
       }
@@ -132,8 +147,8 @@ async function queuedMemory(): Promise<void> {
   log(`  heap used +${mb(after.heapUsed - before.heapUsed)} MB (${((after.heapUsed - before.heapUsed) / QUEUED).toFixed(0)} bytes/event), RSS +${mb(after.rss - before.rss)} MB${gc === undefined ? ' (no --expose-gc: figures include garbage)' : ''}`);
 }
 
-async function main(): Promise<void> {
-  log(`bench:client: ${EVENTS.toLocaleString('en')} events per phase, ${ROUNDS} round(s), ${CONCURRENCY} requests in flight; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+/** The four phases, ROUNDS times, against a gateway of its own. */
+async function throughput(): Promise<void> {
   execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL, REDIS_URL } });
   execFileSync(process.execPath, [...SOURCE_NODE_ARGS, 'packages/db/src/migrate-cli.ts'], { cwd: root, stdio: 'ignore', env: { ...process.env, DATABASE_URL } });
   const port = await freePort();
@@ -145,23 +160,52 @@ async function main(): Promise<void> {
     log(`  event: ${JSON.stringify(event(0)).length} bytes; batch of 100: ${JSON.stringify({ events: Array.from({ length: 100 }, (_, i) => event(i)) }).length} bytes`);
     // Warm-up: connections, JIT, the gateway's id blocks.
     await bareLoop(url, project.apiKey);
-    const rows: Record<'bare' | 'client' | 'clientPlain', number[]> = { bare: [], client: [], clientPlain: [] };
+    const phases = {
+      bare: () => bareLoop(url, project.apiKey),
+      bareGzip: () => bareLoop(url, project.apiKey, true),
+      client: () => throughClient(url, project.apiKey, {}),
+      clientPlain: () => throughClient(url, project.apiKey, { gzipAboveBytes: false }),
+    };
+    type Phase = keyof typeof phases;
+    const order = Object.keys(phases) as Phase[];
+    const rows: Record<Phase, number[]> = { bare: [], bareGzip: [], client: [], clientPlain: [] };
     for (let r = 0; r < ROUNDS; r++) {
-      rows.bare.push(await bareLoop(url, project.apiKey));
-      rows.client.push(await throughClient(url, project.apiKey, {}));
-      rows.clientPlain.push(await throughClient(url, project.apiKey, { gzipAboveBytes: false }));
+      // Rotated each round: no phase always runs first or after the same one.
+      for (let i = 0; i < order.length; i++) {
+        const phase = order[(i + r) % order.length]!;
+        rows[phase].push(await phases[phase]());
+      }
     }
     const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-    const show = (xs: number[]) => `${Math.round(mean(xs)).toLocaleString('en').padStart(8)} events/s  (${xs.map((x) => Math.round(x).toLocaleString('en')).join(', ')})`;
-    log(`  bare loop of POSTs, 100/batch      ${show(rows.bare)}`);
-    log(`  client, defaults (gzip)            ${show(rows.client)}   ratio ${(mean(rows.client) / mean(rows.bare)).toFixed(2)}`);
-    log(`  client, gzip off                   ${show(rows.clientPlain)}   ratio ${(mean(rows.clientPlain) / mean(rows.bare)).toFixed(2)}`);
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+    };
+    const n = (x: number) => Math.round(x).toLocaleString('en');
+    const show = (xs: number[]) => `mean ${n(mean(xs)).padStart(6)}, median ${n(median(xs)).padStart(6)} events/s  (${xs.map(n).join(', ')})`;
+    // Per round, a phase against the other in the same round (next to each other in time, under the same load), then the median of those.
+    const ratio = (a: Phase, b: Phase) => {
+      const paired = rows[a].map((x, r) => x / rows[b][r]!);
+      return `median of rounds' ratios ${median(paired).toFixed(2)} (${paired.map((x) => x.toFixed(2)).join(' ')}); of means ${(mean(rows[a]) / mean(rows[b])).toFixed(2)}`;
+    };
+    log(`  bare loop, plain bodies             ${show(rows.bare)}`);
+    log(`  bare loop, gzip level 1             ${show(rows.bareGzip)}`);
+    log(`  client, defaults (gzip)             ${show(rows.client)}`);
+    log(`  client, gzip off                    ${show(rows.clientPlain)}`);
+    log(`  client defaults / bare plain: ${ratio('client', 'bare')}`);
+    log(`  client gzip off / bare plain: ${ratio('clientPlain', 'bare')}`);
+    log(`  client defaults / bare gzip:  ${ratio('client', 'bareGzip')}   (like for like)`);
     log('  target: ratio >= 0.9');
   } finally {
     const exited = new Promise((resolve) => gateway.once('exit', resolve));
     gateway.kill('SIGTERM');
     await exited;
   }
+}
+
+async function main(): Promise<void> {
+  log(`bench:client: ${EVENTS.toLocaleString('en')} events per phase, ${ROUNDS} round(s), ${CONCURRENCY} requests in flight; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  if (ROUNDS > 0) await throughput();
   log('memory:');
   await queuedMemory();
 }

@@ -15,8 +15,10 @@
  * Targets: ingest >= 0.5 x bare with p99 <= 20 ms; batches >= 100k events/s.
  *
  * Tracing (also alone with --only tracing): a second gateway with OTEL_EXPORTER_OTLP_ENDPOINT set,
- * exporting to a local OTLP sink in this process, loaded in turn with the untraced one (same
- * rounds, same run): throughput and the gateway's CPU per event, on : off.
+ * exporting to a local OTLP sink in this process, and a third built without tracing (its tracing
+ * modules replaced by no-ops, @opentelemetry refused at load: bench/ingest/no-tracing), loaded in
+ * turn with the default one (same rounds, same run): throughput and the gateway's CPU per event,
+ * off : not built in, and on : off.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -158,6 +160,7 @@ async function main(): Promise<void> {
   let bare: ChildProcess | undefined;
   let gateway: ChildProcess | undefined;
   let traced: ChildProcess | undefined;
+  let untraced: ChildProcess | undefined;
   try {
     bare = await start('bare route', [...SOURCE_NODE_ARGS, 'bench/ingest/bare-server.ts'], { PORT: String(barePort) }, 'bare_started');
     const profiles = join(tmpdir(), 'pulseboard-ingest-profiles');
@@ -210,32 +213,42 @@ async function main(): Promise<void> {
       log(`  ${await gatewayStats(gatewayUrl)}`);
       return;
     }
-    /** The same load on the untraced gateway and on one exporting every request's span, round by round. */
+    /**
+     * The same load, round by round, on three gateways: tracing off (the default build, no endpoint),
+     * tracing on (every request's span exported), and a build without tracing at all (the tracing
+     * modules replaced by no-ops, @opentelemetry never loaded: bench/ingest/no-tracing).
+     */
     const tracingPhase = async (): Promise<void> => {
       const sink = await otlpSink();
       const tracedPort = await freePort();
+      const bareBuildPort = await freePort();
       traced = await start('gateway (tracing on)', [...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'], { ...gatewayEnv(tracedPort), OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, 'gateway_started');
-      const tracedUrl = `http://127.0.0.1:${tracedPort}`;
-      const off: Figures[] = [];
-      const on: Figures[] = [];
-      const measure = async (traceOn: boolean, round: number) => {
-        const [url, server, into] = traceOn ? [tracedUrl, traced, on] : [gatewayUrl, gateway, off];
-        await load(`${url}/ingest`, CONNECTIONS, WARMUP, auth, single);
-        into.push(await load(`${url}/ingest`, CONNECTIONS, DURATION, auth, single, server));
-        log(row(`round ${round}: tracing ${traceOn ? 'on (OTLP)' : 'off'}`, into.at(-1)!));
+      untraced = await start('gateway (no tracing built in)', [...SOURCE_NODE_ARGS, '--import', './bench/ingest/no-tracing/register.mjs', 'services/gateway/src/main.ts'], gatewayEnv(bareBuildPort), 'gateway_started');
+      const configs = {
+        off: { label: 'off', url: gatewayUrl, server: gateway, figures: [] as Figures[] },
+        on: { label: 'on (OTLP)', url: `http://127.0.0.1:${tracedPort}`, server: traced, figures: [] as Figures[] },
+        none: { label: 'not built in', url: `http://127.0.0.1:${bareBuildPort}`, server: untraced, figures: [] as Figures[] },
       };
-      // Taken in turn, the order swapped every round (neither side always runs second, on a warmer machine).
+      const order = Object.values(configs);
+      // Taken in turn, the order rotated every round (no configuration always runs first or last).
       for (let round = 1; round <= ROUNDS; round++) {
-        await measure(round % 2 === 0, round);
-        await measure(round % 2 === 1, round);
+        for (let i = 0; i < order.length; i++) {
+          const c = order[(i + round - 1) % order.length]!;
+          await load(`${c.url}/ingest`, CONNECTIONS, WARMUP, auth, single);
+          c.figures.push(await load(`${c.url}/ingest`, CONNECTIONS, DURATION, auth, single, c.server));
+          log(row(`round ${round}: tracing ${c.label}`, c.figures.at(-1)!));
+        }
       }
       await stop(traced);
+      await stop(untraced);
       // Medians: a cold first round on a shared machine would otherwise decide a mean.
-      const [a, b] = [median(off), median(on)];
-      log(`tracing (median of ${ROUNDS} round(s), ${CONNECTIONS} connections; on = a span per request exported over OTLP/HTTP JSON to a local sink):`);
+      const [a, b, n] = [median(configs.off.figures), median(configs.on.figures), median(configs.none.figures)];
+      log(`tracing (median of ${ROUNDS} round(s), ${CONNECTIONS} connections; on = a span per request exported over OTLP/HTTP JSON to a local sink; not built in = tracing modules replaced by no-ops, Pulseboard loads no @opentelemetry module (prom-client's own load of the API aside)):`);
+      log(row('POST /ingest, tracing not built in', n));
       log(row('POST /ingest, tracing off', a));
       log(row('POST /ingest, tracing on', b));
-      log(`  on : off  throughput ${(b.rps / a.rps).toFixed(2)}   gateway CPU per event ${(b.cpuUsPerRequest! / a.cpuUsPerRequest!).toFixed(2)}   p99 ${f(a.p99)} -> ${f(b.p99)} ms;  spans received by the sink: ${sink.spans()} (${on.reduce((n, x) => n + x.ok, 0)} requests measured, warm-ups besides)`);
+      log(`  off : not built in  throughput ${(a.rps / n.rps).toFixed(2)}   gateway CPU per event ${(a.cpuUsPerRequest! / n.cpuUsPerRequest!).toFixed(2)}   p99 ${f(n.p99)} -> ${f(a.p99)} ms`);
+      log(`  on : off  throughput ${(b.rps / a.rps).toFixed(2)}   gateway CPU per event ${(b.cpuUsPerRequest! / a.cpuUsPerRequest!).toFixed(2)}   p99 ${f(a.p99)} -> ${f(b.p99)} ms;  spans received by the sink: ${sink.spans()} (${configs.on.figures.reduce((m, x) => m + x.ok, 0)} requests measured, warm-ups besides)`);
       await sink.close();
     };
     if (args.only === 'tracing') {
@@ -283,6 +296,7 @@ async function main(): Promise<void> {
     await tracingPhase();
   } finally {
     await stop(traced);
+    await stop(untraced);
     await stop(gateway);
     await stop(bare);
     const admin = testKafka().admin();

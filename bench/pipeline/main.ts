@@ -34,7 +34,7 @@
  * the relay, broadcast and notifications; the warm-up before the first phase
  * is left out.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,9 +42,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { testKafka, waitFor } from '@pulseboard/test-kit';
-import { JsonPoster } from '../shared/http-client.ts';
 import { percentile } from '../shared/ingest-driver.ts';
 import { treeCpuSeconds, treePssBytes } from '../shared/process-cpu.ts';
+import { calibrateFastify, calibrateKafka } from '../shared/calibration.ts';
 import { postgresSettingsOf, startInfra, type Infra } from './infra.ts';
 import { migrate, startStack, SERVICES, type Stack } from './stack.ts';
 import { provision } from './workload.ts';
@@ -87,56 +87,6 @@ function cpuNow(pids: Partial<Record<ProcessName, number>>): Record<string, numb
 const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 const pct = (values: number[]) => (values.length === 0 ? '- / -' : `${percentile(values, 50)} / ${percentile(values, 99)}`);
 
-/** Calibration 1: a bare fastify POST route (bench:ingest's baseline server), CPU µs of the server per request at 1,000/s. */
-async function calibrateFastify(): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ingest/bare-server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let address = '';
-  child.stdout!.on('data', (c: Buffer) => {
-    const m = /"address":"([^"]+)"/.exec(c.toString());
-    if (m) address = m[1]!;
-  });
-  await waitFor(() => address !== '', { timeoutMs: 30_000, what: 'bare server' });
-  const poster = new JsonPoster(64);
-  const body = { project_key: 'p', type: 'metric', name: 'm0', timestamp: new Date().toISOString(), attributes: { value: 42 } };
-  const drive = async (rate: number, seconds: number) => {
-    const total = rate * seconds;
-    const started = Date.now();
-    const inFlight = new Set<Promise<unknown>>();
-    for (let sent = 0; sent < total; ) {
-      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
-      for (; sent < due; sent++) {
-        const p = poster.post(`${address}/ingest`, {}, body).finally(() => inFlight.delete(p));
-        inFlight.add(p);
-      }
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    await Promise.all(inFlight);
-    return total;
-  };
-  await drive(1000, 2);
-  const before = treeCpuSeconds(child.pid!);
-  const n = await drive(1000, 5);
-  const used = treeCpuSeconds(child.pid!) - before;
-  poster.close();
-  child.kill('SIGTERM');
-  return (used / n) * 1e6;
-}
-
-/** Calibration 2: raw kafkajs, one message per send (acks=all) at 1,000/s, consumed in the same process: its CPU µs per message, and the broker's. */
-async function calibrateKafka(infra: Infra): Promise<{ client: number; broker: number }> {
-  const child = spawn(process.execPath, ['-C', '@pulseboard/source', '--import', 'tsx', 'bench/pipeline/calibrate-kafka.ts'], { cwd: root, env: { ...process.env, BROKERS: infra.brokers }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let brokerStart = NaN;
-  let result: { messages: number; cpu_us: number; broker: number } | undefined;
-  child.stdout!.on('data', (c: Buffer) => {
-    for (const line of c.toString().split('\n')) {
-      if (line.includes('calibration_started')) brokerStart = treeCpuSeconds(infra.pids().kafka);
-      if (line.includes('calibration_done')) result = { ...(JSON.parse(line) as { messages: number; cpu_us: number }), broker: treeCpuSeconds(infra.pids().kafka) - brokerStart };
-    }
-  });
-  await waitFor(() => result, { timeoutMs: 120_000, what: 'kafka calibration' });
-  return { client: result!.cpu_us / result!.messages, broker: (result!.broker / result!.messages) * 1e6 };
-}
-
 interface PhaseResult {
   phase: string;
   offered: number;
@@ -171,7 +121,7 @@ async function main(): Promise<void> {
   try {
     if (!args['no-calibration']) {
       const fastifyUs = await calibrateFastify();
-      const k = await calibrateKafka(infra);
+      const k = await calibrateKafka(infra.brokers, () => infra.pids().kafka);
       calibration = { fastifyUs, kafkaClientUs: k.client, kafkaBrokerUs: k.broker };
       log(`calibration: bare fastify POST ${fmt(fastifyUs)} µs/request (server); raw kafkajs produce+consume ${fmt(k.client)} µs/message (client), broker ${fmt(k.broker)} µs/message`);
     }

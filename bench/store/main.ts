@@ -7,9 +7,9 @@
  * baseline, a raw COPY of the same rows (rendered beforehand) into a database
  * of the same schema, for each index set weighed (the write cost of each read
  * index); and beside them the gateway's webhook-batch acceptance rate
- * (bench:ingest --only batch).
+ * (bench:ingest --only batch), and the machine's calibration (bench/shared/calibration.ts).
  *
- *   pnpm build && pnpm bench:store [--events 1000000] [--instances 1,2] [--no-gateway] [--no-variants] [--profile]
+ *   pnpm build && pnpm bench:store [--events 1000000] [--instances 1,2] [--no-gateway] [--no-variants] [--profile] [--no-calibration]
  *
  * --profile: each store instance writes a V8 CPU profile to /tmp/pulseboard-store-profiles on exit
  * (summarise it with bench/ingest/profile-summary.ts).
@@ -28,6 +28,7 @@ import { migrateAll } from '../../packages/db/src/index.ts';
 import { BatchingProducer, createKafka, ensureTopics } from '../../packages/kafka-kit/src/index.ts';
 import { eventsTopicSpec, type IngestedEvent } from '../../packages/contracts/src/index.ts';
 import { copy, EVENTS_COPY, LABELS_COPY, eventDays, renderBatch } from '../../services/store/src/event-writer.ts';
+import { calibrate, calibrationLine } from '../shared/calibration.ts';
 import { serviceTestEnv, spawnService, SOURCE_NODE_ARGS, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl } from '../../packages/test-kit/src/index.ts';
 
 const { values: args } = parseArgs({
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     'no-gateway': { type: 'boolean', default: false },
     'no-variants': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    'no-calibration': { type: 'boolean', default: false },
   },
 });
 const EVENTS = Number(args.events);
@@ -113,7 +115,7 @@ async function rawCopy(pool: pg.Pool, rendered: { events: string; labels: string
 const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** N compiled store instances of a new group drain the topic; rows/s from the first start to the last offset stored. */
-async function drain(instances: number, topic: string, pool: pg.Pool, total: number): Promise<{ rate: number; lag: number; memory: string }> {
+async function drain(instances: number, topic: string, pool: pg.Pool, total: number): Promise<{ rate: number; workingRate: number; lag: number; memory: string }> {
   await pool.query('TRUNCATE events, event_labels, project_daily_events, project_monthly_usage, store_offsets');
   await pool.query('CHECKPOINT');
   const group = `bench-store-${randomUUID().slice(0, 8)}`;
@@ -126,13 +128,17 @@ async function drain(instances: number, topic: string, pool: pg.Pool, total: num
     const stored = async () => Number((await pool.query('SELECT coalesce(sum(next_offset), 0) AS n FROM store_offsets WHERE group_id = $1 AND next_offset > 0', [group])).rows[0].n);
     const deadline = Date.now() + 600_000;
     let done = 0;
+    // Also from the first commit on: the process start-up and group join left out.
+    let firstCommit: { at: number; done: number } | undefined;
     while ((done = await stored()) < total && Date.now() < deadline) {
+      if (firstCommit === undefined && done > 0) firstCommit = { at: performance.now(), done };
       stores.forEach((s, i) => (peak[i] = Math.max(peak[i] ?? 0, rssMb(s.child.pid!))));
       await new Promise((r) => setTimeout(r, 100));
     }
     const rate = done / ((performance.now() - started) / 1000);
+    const workingRate = firstCommit === undefined ? rate : (done - firstCommit.done) / ((performance.now() - firstCommit.at) / 1000);
     const end = stores.map((s) => rssMb(s.child.pid!));
-    return { rate, lag: total - done, memory: stores.map((_, i) => `${peak[i]!.toFixed(0)} MiB peak, ${end[i]!.toFixed(0)} MiB at the end`).join('; ') };
+    return { rate, workingRate, lag: total - done, memory: stores.map((_, i) => `${peak[i]!.toFixed(0)} MiB peak, ${end[i]!.toFixed(0)} MiB at the end`).join('; ') };
   } finally {
     await Promise.all(stores.map((s) => s.kill('SIGTERM')));
   }
@@ -214,18 +220,23 @@ async function main(): Promise<void> {
   }
   const baseline = copies[0]!.rate;
 
-  const drains: { instances: number; rate: number; lag: number; memory: string }[] = [];
+  const drains: { instances: number; rate: number; workingRate: number; lag: number; memory: string }[] = [];
   for (const n of INSTANCES) {
     const d = await drain(n, topic, pool, offsets);
     drains.push({ instances: n, ...d });
     log(`  store, ${n} instance(s): ${d.rate.toFixed(0)} rows/s (start-up included), lag at the end ${d.lag}; memory: ${d.memory}`);
   }
   const gateway = args['no-gateway'] ? NaN : gatewayBatchRate();
+  const calibration = args['no-calibration'] ? undefined : await calibrate(KAFKA_BROKERS);
 
   log();
   log(`results (${EVENTS} events, same run):`);
+  if (calibration !== undefined) log(`  ${calibrationLine(calibration)}`);
   log(`  raw COPY of the same rows, same schema (baseline)   ${baseline.toFixed(0).padStart(8)} rows/s`);
-  for (const d of drains) log(`  store, ${d.instances} instance(s)                                 ${d.rate.toFixed(0).padStart(8)} rows/s   ${(d.rate / baseline).toFixed(2)} of raw COPY (target >= 0.70)   lag at the end ${d.lag}`);
+  for (const d of drains) {
+    log(`  store, ${d.instances} instance(s)                                 ${d.rate.toFixed(0).padStart(8)} rows/s   ${(d.rate / baseline).toFixed(2)} of raw COPY (target >= 0.70)   lag at the end ${d.lag}`);
+    log(`    from its first commit on (start-up and group join left out)    ${d.workingRate.toFixed(0).padStart(8)} rows/s   ${(d.workingRate / baseline).toFixed(2)} of raw COPY`);
+  }
   if (drains.length > 1) log(`  2 instances : 1 instance = ${(drains[1]!.rate / drains[0]!.rate).toFixed(2)}`);
   if (!Number.isNaN(gateway)) {
     log(`  gateway webhook batches accepted (bench:ingest)      ${gateway.toFixed(0).padStart(8)} events/s`);

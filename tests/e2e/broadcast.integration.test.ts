@@ -261,28 +261,33 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     // It reads again as soon as the server has given up on it: a client that does not read for seconds after the
     // close cannot see the close frame (the server then terminates the socket), so this watches while events flow.
     const slowClosed = async () => /broadcast_connections_closed_total\{reason="slow_consumer"\} [1-9]/.test(await (await fetch(`${broadcast}/metrics`)).text());
-    const cut = waitFor(slowClosed, { timeoutMs: 60000, intervalMs: 25, what: 'the server to close the slow client' }).then(() => {
+    let cutSeen = false;
+    const cut = waitFor(slowClosed, { timeoutMs: 120000, intervalMs: 25, what: 'the server to close the slow client' }).then(() => {
+      cutSeen = true;
       socketOf(slow).resume();
       return slow.waitClosed();
     });
-    for (let i = 0; i < 300; i++) await cpu(project, i / 10);
+    // Events flow until the server has given up on the slow client: how many that takes depends on
+    // the kernel's socket buffers (autotuned) and the machine's speed, not on a count fixed here.
+    let sent = 0;
+    while (!cutSeen && sent < 1500) await cpu(project, sent++ / 10);
     expect((await cut).code).toBe(BROADCAST_CLOSE.slowConsumer);
-    expect(slow.changes().length).toBeLessThan(300 * 50);
+    expect(slow.changes().length).toBeLessThan(sent * 50);
     // The engine keeps the newest value by event time; the fast client is current when it holds the version the state API shows.
     const version = async () => (await request(`${pipeline.url}/api/v1/tiles/${tile}/state`, { token: project.apiKey })).body.data.version as number;
     const lastSeen = () => fast.changes().filter((c) => c.tile_id === tile).at(-1)?.version;
-    await waitFor(async () => (await version()) === 300 && lastSeen() === 300, { timeoutMs: 60000, what: 'the fast client to be current' });
-    await waitFor(() => fast.changes().length === 300 * 50, { timeoutMs: 10000, what: 'every change at the fast client' }).catch(async (error: unknown) => {
+    await waitFor(async () => (await version()) === sent && lastSeen() === sent, { timeoutMs: 60000, what: 'the fast client to be current' });
+    await waitFor(() => fast.changes().length === sent * 50, { timeoutMs: 10000, what: 'every change at the fast client' }).catch(async (error: unknown) => {
       const positions = fast.changes().map((c) => c.position as number);
       const backwards = positions.filter((p, i) => i > 0 && p <= positions[i - 1]!);
       const logs = [...first.process.logs, ...engine.logs].filter((l) => !l.includes('"level":30') || /group|rebalanc|join|fenced|failed|crash/i.test(l));
-      // Which versions of which tiles never arrived (each of the 50 tiles goes through versions 1..300).
+      // Which versions of which tiles never arrived (each of the 50 tiles goes through versions 1..sent).
       const byTile = new Map<number, Set<number>>();
       for (const c of fast.changes()) (byTile.get(c.tile_id) ?? byTile.set(c.tile_id, new Set()).get(c.tile_id)!).add(c.version);
-      const missing = [...byTile].map(([id, versions]) => `${id}:${Array.from({ length: 300 }, (_, i) => i + 1).filter((v) => !versions.has(v)).join('/')}`).filter((m) => !m.endsWith(':'));
+      const missing = [...byTile].map(([id, versions]) => `${id}:${Array.from({ length: sent }, (_, i) => i + 1).filter((v) => !versions.has(v)).join('/')}`).filter((m) => !m.endsWith(':'));
       const metrics = await (await fetch(`${broadcast}/metrics`)).text();
       throw new Error(`${String(error)}; received ${positions.length}, positions ${positions[0]}..${positions.at(-1)}, backwards ${backwards.length}, missing ${missing.slice(0, 20).join(',')}\n${metrics.split('\n').filter((l) => l.startsWith('broadcast_')).join('\n')}\nbroadcast logs:\n${logs.slice(-40).join('\n')}`);
     });
     expect(fast.closed).toBeUndefined();
-  }, 150_000);
+  }, 240_000);
 });

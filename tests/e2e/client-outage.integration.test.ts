@@ -32,6 +32,7 @@ describe('@pulseboard/client through a gateway killed and restarted and a broker
   it('stores every event exactly once', async () => {
     const project = await pipeline.provision({ burstLimit: 10_000_000, hourlyLimit: 10_000_000, monthlyQuota: 10_000_000 });
     const seen = { network: 0, status: new Map<number, number>() };
+    const givenUp: string[] = [];
     const client = new PulseboardClient({
       url: pipeline.url,
       apiKey: project.apiKey,
@@ -43,8 +44,9 @@ describe('@pulseboard/client through a gateway killed and restarted and a broker
           if (error instanceof PulseboardNetworkError) seen.network++;
           if (error instanceof PulseboardApiError) seen.status.set(error.status, (seen.status.get(error.status) ?? 0) + 1);
         },
-        onFailed: ({ error }) => {
-          throw new Error(`a batch was given up: ${String(error)}`);
+        // A thrown hook is swallowed by the client: the reasons are kept and shown with the counts.
+        onFailed: ({ error, attempts }) => {
+          givenUp.push(`${String(error)} ${JSON.stringify((error as { body?: unknown }).body ?? null)} after ${attempts} attempts`);
         },
       },
     });
@@ -72,6 +74,8 @@ describe('@pulseboard/client through a gateway killed and restarted and a broker
     const stats = await client.close();
     const tookMs = Date.now() - started;
 
+    const gatewayErrors = () => (restarted?.logs ?? []).filter((l) => /"level":(50|60)/.test(l)).slice(-5).join('\n');
+    expect(givenUp, `batches the client gave up; the gateway's last errors:\n${gatewayErrors()}`).toEqual([]);
     expect(stats).toMatchObject({ sent: EVENTS, failed: 0, dropped: 0, pending: 0 });
     // The outages fell mid-stream and the client met them.
     expect(sentAtBrokerStop).toBeGreaterThan(0);

@@ -85,4 +85,39 @@ describe('user tokens: expiry, list, revoke', () => {
     // Still listed (with its expiry) until revoked.
     expect((await admin(`/users/${userId}/tokens`)).body.data.map((t: { label: string }) => t.label)).toEqual(['default', 'short']);
   });
+
+  it('lets a user manage their own tokens: issue with an expiry, list, revoke; never another user\'s, never with a project key', async () => {
+    const p = await provisionProject(a.url, TEST_ADMIN_TOKEN);
+    const other = await provisionProject(a.url, TEST_ADMIN_TOKEN);
+    const own = (path: string, init: Parameters<typeof request>[1] = {}) => request(`${a.url}/api/v1/tokens${path}`, { token: p.userToken, ...init });
+
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const issued = await own('', { body: { label: 'laptop', expires_at: expiresAt } });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toMatchObject({ label: 'laptop', expires_at: expiresAt, token: expect.stringMatching(/^evu_/) });
+    expect((await projects(b.url, issued.body.token)).status).toBe(200);
+
+    const listed = await own('');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((t: { label: string }) => t.label)).toEqual(['default', 'laptop']);
+    expect(JSON.stringify(listed.body)).not.toContain(issued.body.token.slice(10));
+
+    // Another account's user sees only their own tokens and cannot revoke these: 404, no existence leak.
+    const theirs = await request(`${a.url}/api/v1/tokens`, { token: other.userToken });
+    expect(theirs.body.data.map((t: { id: number }) => t.id)).not.toContain(issued.body.id);
+    const foreign = await request(`${a.url}/api/v1/tokens/${issued.body.id}`, { method: 'DELETE', token: other.userToken });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('not_found');
+    // A project key may not manage tokens.
+    const byKey = await request(`${a.url}/api/v1/tokens`, { token: p.apiKey });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.code).toBe('user_token_required');
+    // A past expiry is refused.
+    expect((await own('', { body: { expires_at: new Date(Date.now() - 1000).toISOString() } })).body.error).toMatchObject({ code: 'validation_error', details: { expires_at: ['must be in the future'] } });
+
+    // The new token revokes itself; refused on the very next request to the other gateway.
+    expect((await request(`${a.url}/api/v1/tokens/${issued.body.id}`, { method: 'DELETE', token: issued.body.token })).status).toBe(204);
+    expect((await projects(b.url, issued.body.token)).status).toBe(401);
+    expect((await own('')).body.data.map((t: { label: string }) => t.label)).toEqual(['default']);
+  });
 });

@@ -10,6 +10,7 @@ import { loadRuleEngineEnv, ruleEngineEnvProperties } from '../../services/rule-
 import { loadNotificationEnv, notificationEnvProperties } from '../../services/notification/src/env.ts';
 import { renderedReadme } from '../../deploy/helm/values-table.ts';
 import { policyViolations } from './chart-policy.ts';
+import { k8s130Errors, openApiVersions, VERSION_MARKER } from './k8s-api-1.30.ts';
 import { CHART, helm, render, root, type K8sObject } from './helm.ts';
 
 const generateSecret = () => randomBytes(32).toString('base64url');
@@ -32,6 +33,7 @@ async function modelOf(object: K8sObject): Promise<new (data: unknown) => { vali
   return ((await import(path)) as Record<string, new (data: unknown) => { validate(): void }>)[object.kind]!;
 }
 
+const CRD_GROUPS = new Set(['monitoring.coreos.com', 'keda.sh']);
 const deployments = (objects: K8sObject[]) => objects.filter((o) => o.kind === 'Deployment');
 const deploymentOf = (objects: K8sObject[], service: string) => deployments(objects).find((d) => d.metadata.name === `pb-pulseboard-${service}`)!;
 
@@ -49,7 +51,7 @@ function containerEnv(deployment: K8sObject, secret: Record<string, string>): Re
   return env;
 }
 
-describe('the Helm chart, checked with helm and the API schemas', () => {
+describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas', () => {
   const rendered = { default: render(), production: render([PRODUCTION]) };
 
   it('passes helm lint --strict with the default and the production values', () => {
@@ -78,15 +80,41 @@ describe('the Helm chart, checked with helm and the API schemas', () => {
     expect(rule.spec.groups[0].rules.map((r: { alert: string }) => r.alert)).toContain('PulseboardNoTileEvaluation');
   });
 
-  it('validates every rendered object against the Kubernetes API schemas and the CRDs of prometheus-operator and KEDA', async () => {
+  it('validates every rendered object against the Kubernetes 1.30 API, and the CRDs of prometheus-operator and KEDA against their schemas', async () => {
+    // The 1.30 document is what the validator reads: every generated file of it says release-1.30.
+    expect([...openApiVersions()]).toEqual([VERSION_MARKER]);
     for (const object of [...rendered.default, ...rendered.production]) {
+      const where = `${object.kind}/${object.metadata.name}`;
+      const crd = CRD_GROUPS.has(object.apiVersion.split('/')[0]!);
+      // Kubernetes' own kinds: fields, types and required fields of 1.30 (strict: no field 1.30 lacks).
+      if (!crd) expect(k8s130Errors(object), where).toEqual([]);
+      // The JSON schemas of kubernetes-models: the CRDs', and formats and bounds of the built-in kinds.
       const Model = await modelOf(object);
-      expect(() => new Model(object).validate(), `${object.kind}/${object.metadata.name}`).not.toThrow();
+      expect(() => new Model(object).validate(), where).not.toThrow();
     }
-    // The validation can fail: a port that is not a number does.
-    const broken = structuredClone(deployments(rendered.default)[0]!);
-    broken.spec.template.spec.containers[0].ports[0].containerPort = 'http';
-    const Deployment = await modelOf(broken);
+    const deployment = deployments(rendered.default)[0]!;
+    const changed = (change: (pod: any) => void) => {
+      const copy = structuredClone(deployment);
+      change(copy.spec.template.spec);
+      return copy;
+    };
+    // A field Kubernetes added after 1.30 fails, though the newer schemas of kubernetes-models take it:
+    // the container stop signal (1.33), pod-level resources (1.32), supplementalGroupsPolicy (1.31).
+    const newer = [
+      changed((pod) => (pod.containers[0].lifecycle = { ...pod.containers[0].lifecycle, stopSignal: 'SIGTERM' })),
+      changed((pod) => (pod.resources = { limits: { cpu: '1' } })),
+      changed((pod) => (pod.securityContext.supplementalGroupsPolicy = 'Strict')),
+    ];
+    const Deployment = await modelOf(deployment);
+    for (const object of newer) {
+      expect(() => new Deployment(object).validate()).not.toThrow();
+      expect(k8s130Errors(object).join('; ')).toMatch(/unknown field \(not in V1\w+ of Kubernetes 1\.30\)/);
+    }
+    // A kind 1.30 no longer serves, a wrong type and a missing required field fail too.
+    expect(k8s130Errors({ ...rendered.default.find((o) => o.kind === 'HorizontalPodAutoscaler')!, apiVersion: 'autoscaling/v2beta2' })).toEqual(['autoscaling/v2beta2 HorizontalPodAutoscaler: not served by Kubernetes 1.30']);
+    expect(k8s130Errors(changed((pod) => (pod.containers[0].ports[0].containerPort = 'http'))).join('; ')).toMatch(/containerPort: expected a number/);
+    expect(k8s130Errors(changed((pod) => delete pod.containers[0].name)).join('; ')).toMatch(/containers\[0\]\.name: required by V1Container/);
+    const broken = changed((pod) => (pod.containers[0].ports[0].containerPort = 'http'));
     expect(() => new Deployment(broken).validate()).toThrow(/containerPort/);
   });
 

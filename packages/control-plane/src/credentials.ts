@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { credentialKind, hashSecret } from '@pulseboard/contracts';
 
 /** A project as a reader (a dashboard, a subscriber) sees it. */
 export interface VisibleProject {
@@ -66,4 +67,27 @@ export async function liveProjects(pool: Pool, projectKeys: string[]): Promise<S
   if (projectKeys.length === 0) return new Set();
   const { rows } = await pool.query<{ project_key: string }>('SELECT project_key FROM projects WHERE project_key = ANY($1::text[]) AND deleted_at IS NULL', [projectKeys]);
   return new Set(rows.map((r) => r.project_key));
+}
+
+/** Who a reader's credential (a project API key or a user token) is, and what it may read. */
+export type Reader = { kind: 'project'; credentialHash: Buffer; projects: VisibleProject[] } | { kind: 'user'; credentialHash: Buffer; accountId: number; projects: VisibleProject[] };
+
+/**
+ * Authenticates a reader (a dashboard, a subscriber): a live project's API key
+ * opens that project, a live (not revoked, not expired) user token its
+ * account's live projects. Anything else, undefined. Tokens are looked up by
+ * their SHA-256 only. The broadcast service authenticates through this.
+ */
+export async function authenticateReader(pool: Pool, token: string): Promise<Reader | undefined> {
+  const kind = credentialKind(token);
+  const hash = hashSecret(token);
+  if (kind === 'project') {
+    const project = await projectByKeyHash(pool, hash);
+    return project === undefined ? undefined : { kind, credentialHash: hash, projects: [project] };
+  }
+  if (kind === 'user') {
+    const user = await findUserByTokenHash(pool, hash);
+    return user === undefined ? undefined : { kind, credentialHash: hash, accountId: user.account_id, projects: await accountProjects(pool, user.account_id) };
+  }
+  return undefined;
 }

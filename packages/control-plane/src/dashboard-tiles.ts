@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 /** A tile as a dashboard shows it: what it is and where, not its state. */
 export interface DashboardTile {
@@ -33,4 +33,23 @@ export async function loadDashboardTiles(pool: Pool, projectKey: string): Promis
   const row = rows[0];
   if (row === undefined) return { revision: 0, tiles: [] };
   return { revision: Number(row.revision), tiles: (row.tiles ?? []).map((t) => ({ ...t, tile_id: Number(t.tile_id) })) };
+}
+
+/** A tile as a snapshot of the dashboard needs it: its definition and when it was made (its state's time before its first change). */
+export interface SnapshotTile extends DashboardTile {
+  created_at: Date;
+}
+
+/**
+ * A project's tiles in dashboard order, read on the caller's client so that
+ * it can share one REPEATABLE READ snapshot with the caller's own tables
+ * (broadcast joins them with tile_states for a subscriber's snapshot).
+ */
+export async function snapshotTiles(client: Pick<PoolClient, 'query'>, projectKey: string): Promise<SnapshotTile[]> {
+  const { rows } = await client.query<SnapshotTile>(
+    `SELECT id AS tile_id, name AS tile_name, kind, position, rule, settings, created_at
+       FROM tiles WHERE project_key = $1 ORDER BY position, id`,
+    [projectKey],
+  );
+  return rows.map((t) => ({ ...t, tile_id: Number(t.tile_id) }));
 }

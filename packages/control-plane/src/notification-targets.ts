@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { NotificationType } from '@pulseboard/contracts';
 
 /** The services a tile notifies on a status transition, and their (and the tile's) account. */
 export interface TileTargets {
@@ -42,4 +43,23 @@ export async function loadNotificationTargets(pool: Pool, projectKeys?: readonly
       return [r.project_key, { revision: Number(r.revision), tiles }];
     }),
   );
+}
+
+/** A notification service as its sender needs it: kind, name, config, and its secrets (sealed). */
+export interface NotificationServiceForSend {
+  kind: NotificationType;
+  name: string;
+  config: Record<string, unknown>;
+  /** Sealed with SECRETS_KEY; null when the service has none. */
+  secrets: string | null;
+}
+
+/** The given notification services (a deleted one is absent from the answer), in one statement. */
+export async function loadNotificationServices(pool: Pool, ids: readonly number[]): Promise<Map<number, NotificationServiceForSend>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool.query<NotificationServiceForSend & { id: string }>(
+    'SELECT id::text AS id, kind, name, config, secrets FROM notification_services WHERE id = ANY($1::bigint[])',
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map(({ id, ...service }) => [Number(id), service]));
 }

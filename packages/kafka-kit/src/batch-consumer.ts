@@ -2,9 +2,9 @@ import type { Consumer, Kafka, KafkaMessage, IHeaders } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Outcome } from './outcome.ts';
 import type { BatchingProducer } from './batching-producer.ts';
-import { errorFields, isTransient, RETRY_MAX_BACKOFF_MS } from './transient.ts';
 import { FetchPacer } from './fetch-pacer.ts';
-import { sendDeadLetters, type DeadLetter, type DeadLetterDescription } from './dead-letters.ts';
+import type { DeadLetter, DeadLetterDescription } from './dead-letters.ts';
+import { createBatchRunner } from './batch-runner.ts';
 
 export interface ConsumedMessage<T> {
   topic: string;
@@ -75,37 +75,22 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
     allowAutoTopicCreation: false,
   });
   const pacer = new FetchPacer(consumer, options.gatherMs ?? 0);
-  const maxBackoffMs = options.maxBackoffMs ?? RETRY_MAX_BACKOFF_MS;
-  const retryable = options.isRetryable ?? isTransient;
   let stopping = false;
-
-  /** Outcomes for `messages`, or undefined when the consumer stopped or lost the partition meanwhile. */
-  async function outcomesFor(messages: ConsumedMessage<T>[], live: () => boolean, heartbeat: () => Promise<void>): Promise<Outcome[] | undefined> {
-    if (messages.length === 0) return [];
-    for (let attempt = 1; ; attempt++) {
-      if (!live()) return undefined;
-      try {
-        const outcomes = await options.handle(messages);
-        if (outcomes.length !== messages.length) throw new Error(`handler gave ${outcomes.length} outcomes for ${messages.length} messages`);
-        return outcomes;
-      } catch (error) {
-        if (!retryable(error)) {
-          if (messages.length === 1) return [{ kind: 'dead_letter', code: 'handler_failed', message: error instanceof Error ? error.message : String(error) }];
-          // Narrow it down: each message alone, so only the one at fault is dead-lettered.
-          const each: Outcome[] = [];
-          for (const message of messages) {
-            const one = await outcomesFor([message], live, heartbeat);
-            if (one === undefined) return undefined;
-            each.push(one[0]!);
-          }
-          return each;
-        }
-        const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
-        logger.warn({ event: 'consumer_batch_retry', topic, partition: messages[0]!.partition, attempt, retry_in_ms: delay, ...errorFields(error) });
-        await sleepWithHeartbeat(delay, heartbeat, live);
-      }
-    }
-  }
+  // Commit strategy: the handler's effects are durable when it returns; Kafka commits the offsets after the batch.
+  const runBatch = createBatchRunner<T>({
+    logger,
+    topic,
+    groupId,
+    deadLetter: { producer: options.producer, topic: options.deadLetterTopic, headers: options.deadLetterHeaders },
+    onDrop: (message, reason) => options.onDrop?.(message as ConsumedMessage<T>, reason),
+    ...(options.isRetryable === undefined ? {} : { isRetryable: options.isRetryable }),
+    ...(options.maxBackoffMs === undefined ? {} : { maxBackoffMs: options.maxBackoffMs }),
+    attempt: async (messages, _nextOffset, settle) => {
+      const outcomes = messages.length === 0 ? [] : await options.handle(messages);
+      await settle(outcomes);
+      return outcomes;
+    },
+  });
 
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
@@ -127,20 +112,10 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
         if (result.ok) decoded.push({ ...message, value: result.value });
         else letters.push({ message, code: result.code, reason: result.message });
       }
-
-      const outcomes = await outcomesFor(decoded, live, heartbeat);
-      if (outcomes === undefined) return;
-      outcomes.forEach((outcome, i) => {
-        const message = decoded[i]!;
-        if (outcome.kind === 'dead_letter') letters.push({ message, code: outcome.code, reason: outcome.message });
-        if (outcome.kind === 'drop') {
-          logger.info({ event: 'message_dropped', topic, partition: message.partition, offset: message.offset, reason: outcome.reason });
-          options.onDrop?.(message, outcome.reason);
-        }
-      });
-      await sendDeadLetters({ producer: options.producer, topic: options.deadLetterTopic, headers: options.deadLetterHeaders }, groupId, logger, letters);
-
       const last = batch.messages[batch.messages.length - 1]!;
+      const done = await runBatch({ partition: batch.partition, messages: decoded, letters, nextOffset: BigInt(last.offset) + 1n, live, heartbeat });
+      if (!done) return;
+
       resolveOffset(last.offset);
       if (commitIntervalMs === 0) await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
       await heartbeat();
@@ -157,13 +132,4 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
       await consumer.disconnect();
     },
   };
-}
-
-/** Waits, heartbeating so the group keeps the partition; ends early when the consumer stops. */
-async function sleepWithHeartbeat(ms: number, heartbeat: () => Promise<void>, live: () => boolean): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until && live()) {
-    await new Promise((r) => setTimeout(r, Math.min(200, until - Date.now())));
-    await heartbeat().catch(() => undefined);
-  }
 }

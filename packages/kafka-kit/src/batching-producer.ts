@@ -88,6 +88,7 @@ export class BatchingProducer {
   private started = false;
   private stopped = false;
   private idle: (() => void) | undefined;
+  private readonly kafka: BatchingProducerOptions['kafka'];
 
   constructor(options: BatchingProducerOptions) {
     this.logger = options.logger;
@@ -96,31 +97,39 @@ export class BatchingProducer {
     this.maxBatchBytes = options.maxBatchBytes ?? 900 * 1024;
     this.deliveryTimeoutMs = options.deliveryTimeoutMs ?? 5000;
     this.onProduceRequest = options.onProduceRequest;
+    this.kafka = options.kafka;
     this.lanes = Array.from({ length: Math.max(1, options.lanes ?? 1) }, (_, id) => {
-      const producer = options.kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        allowAutoTopicCreation: false,
-        // Murmur2 like the Java client, so users' own producers and consumers agree on partitions
-        // (the same answers as kafkajs' DefaultPartitioner, without its per-message Long arithmetic).
-        createPartitioner: JavaCompatiblePartitioner,
-        // The idempotent producer must not give up on its own (kafkajs warns otherwise); callers
-        // are bounded by deliveryTimeoutMs instead.
-        retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 100, maxRetryTime: 2000 },
-      });
-      const lane: Lane = { id, producer, connected: false, initialised: false, inFlight: false };
-      // kafkajs emits CONNECT before connect() has initialised the idempotent producer id; a
-      // produce in that gap goes out without it (not idempotent) and then trips over kafkajs'
-      // broker lock ("reading 'release'"). So nothing is sent until connect() has resolved.
-      producer.on(producer.events.CONNECT, () => {
-        lane.connected = true;
-        if (lane.initialised) this.schedule();
-      });
-      producer.on(producer.events.DISCONNECT, () => {
-        lane.connected = false;
-      });
+      const lane = { id, connected: false, initialised: false, inFlight: false } as Lane;
+      lane.producer = this.newProducer(lane);
       return lane;
     });
+  }
+
+  /** An idempotent producer for a lane; a new one also means a new producer id. */
+  private newProducer(lane: Lane): Producer {
+    const producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      // Murmur2 like the Java client, so users' own producers and consumers agree on partitions
+      // (the same answers as kafkajs' DefaultPartitioner, without its per-message Long arithmetic).
+      createPartitioner: JavaCompatiblePartitioner,
+      // The idempotent producer must not give up on its own (kafkajs warns otherwise); callers
+      // are bounded by deliveryTimeoutMs instead.
+      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 100, maxRetryTime: 2000 },
+    });
+    // kafkajs emits CONNECT before connect() has initialised the idempotent producer id; a
+    // produce in that gap goes out without it (not idempotent) and then trips over kafkajs'
+    // broker lock ("reading 'release'"). So nothing is sent until connect() has resolved.
+    producer.on(producer.events.CONNECT, () => {
+      if (lane.producer !== producer) return;
+      lane.connected = true;
+      if (lane.initialised) this.schedule();
+    });
+    producer.on(producer.events.DISCONNECT, () => {
+      if (lane.producer === producer) lane.connected = false;
+    });
+    return producer;
   }
 
   /** Connects in the background and keeps trying, so a service starts while Kafka is still coming up. */
@@ -132,9 +141,12 @@ export class BatchingProducer {
 
   private async connectWithRetry(lane: Lane): Promise<void> {
     let delay = 200;
-    while (!this.stopped) {
+    const producer = lane.producer;
+    // A reset gives the lane a new producer with a loop of its own: this one then ends.
+    while (!this.stopped && lane.producer === producer) {
       try {
-        await lane.producer.connect();
+        await producer.connect();
+        if (lane.producer !== producer) return;
         lane.initialised = true;
         lane.connected = true;
         this.logger.info({ event: 'kafka_producer_connected', lane: lane.id });
@@ -239,10 +251,28 @@ export class BatchingProducer {
       this.logger.error({ event: 'kafka_produce_failed', lane: lane.id, err: error, callers: batch.length });
       const failure = produceFailure(error);
       for (const p of batch) this.settle(p, failure);
+      if (lostProducerState(error)) this.resetLane(lane, kafkaErrorType(error));
     } finally {
       lane.inFlight = false;
       this.afterFlush();
     }
+  }
+
+  /**
+   * The broker no longer knows this producer's id or sequence (it restarted and lost the
+   * producer state, or kafkajs' sequence drifted): every later produce request of this
+   * producer would be refused the same way. A fresh producer id starts over; the lane takes
+   * no work until it has one.
+   */
+  private resetLane(lane: Lane, type: string | undefined): void {
+    // kafkajs keeps a producer's id across disconnect and connect: only a new producer gets a new one.
+    const old = lane.producer;
+    lane.initialised = false;
+    lane.connected = false;
+    lane.producer = this.newProducer(lane);
+    this.logger.warn({ event: 'kafka_producer_reset', lane: lane.id, reason: type });
+    void old.disconnect().catch(() => undefined);
+    if (!this.stopped) void this.connectWithRetry(lane);
   }
 
   /** Whole callers, up to maxBatchMessages messages and maxBatchBytes (a caller larger than that goes alone). */
@@ -332,14 +362,30 @@ function kafkaErrorType(error: unknown): string | undefined {
 }
 
 /**
+ * Refusals of the idempotent producer's identity, not of the messages: the batch was not
+ * written, and a producer with a new id may send it again. (DUPLICATE_SEQUENCE_NUMBER is not
+ * one: that batch was written.)
+ */
+const PRODUCER_STATE_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING']);
+
+export function lostProducerState(error: unknown): boolean {
+  const type = kafkaErrorType(error);
+  return type !== undefined && PRODUCER_STATE_ERRORS.has(type);
+}
+
+/**
  * What a caller is told when its produce request failed: too large (413, not
  * worth retrying as is), refused for another lasting reason, or the broker is
- * unavailable (retryable, 503).
+ * unavailable (retryable, 503; also when the broker lost the producer's state,
+ * which a new producer id mends).
  */
-function produceFailure(error: unknown): Error {
+export function produceFailure(error: unknown): Error {
   const type = kafkaErrorType(error);
   if (type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE') {
     return new PulseboardError('kafka_message_too_large', { message: 'the event log refused the message as too large', cause: error });
+  }
+  if (lostProducerState(error)) {
+    return new PulseboardError('kafka_unavailable', { message: `the event log lost this producer's state (${type}); retry`, cause: error });
   }
   if ((error as { retriable?: unknown }).retriable === false && type !== undefined) {
     return new PulseboardError('kafka_rejected', { message: `the event log refused the message (${type})`, cause: error });

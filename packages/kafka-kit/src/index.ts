@@ -10,3 +10,4 @@ export * from './fan-out-consumer.ts';
 export * from './dead-letters.ts';
 export * from './metrics.ts';
 export * from './fetch-pacer.ts';
+export * from './batch-runner.ts';

@@ -6,7 +6,8 @@ import { FetchPacer } from './fetch-pacer.ts';
 import type { ConsumedMessage, Decoder } from './batch-consumer.ts';
 import type { Outcome } from './outcome.ts';
 import { PartitionLocks } from './partition-locks.ts';
-import { sendDeadLetters, type DeadLetter, type DeadLetterTarget } from './dead-letters.ts';
+import type { DeadLetter, DeadLetterTarget } from './dead-letters.ts';
+import { createBatchRunner, sleepWithHeartbeat, type Attempt } from './batch-runner.ts';
 
 /**
  * A partition this instance owns, proven by `epoch`: every transaction that
@@ -91,10 +92,11 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
  * (the state lost its last commits), the partition is read again from the
  * stored offset.
  *
- * Error handling: a retryable error retries the batch with capped backoff
- * until it succeeds or the partition is lost; any other error is narrowed
- * down to the message that causes it, which is dropped (logged, counted) so
- * that one bad message cannot stall its partition forever.
+ * Error handling is the batch runner's (createBatchRunner): a retryable error
+ * retries the batch with capped backoff until it succeeds or the partition is
+ * lost; any other error is narrowed down to the message that causes it, which
+ * is dead-lettered (or dropped, logged and counted, without a target) so that
+ * one bad message cannot stall its partition forever.
  */
 export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Promise<RunningStateConsumer> {
   const { logger, pool, groupId, topic } = options;
@@ -194,7 +196,7 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
         if (!retryable(error)) throw error;
         const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
         logger.warn({ event: 'partition_claim_retry', topic, partition, attempt, retry_in_ms: delay, ...errorFields(error) });
-        await sleepUnless(delay, () => !isLive(), heartbeats.get(partition));
+        await sleepWithHeartbeat(delay, isLive, heartbeats.get(partition));
       }
     }
   }
@@ -207,96 +209,54 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
 
   class Fenced extends Error {}
 
+  const runnerOptions = {
+    logger,
+    topic,
+    groupId,
+    ...(options.deadLetter === undefined ? {} : { deadLetter: options.deadLetter }),
+    onDrop: (message: DeadLetter['message'], reason: string) => options.onDrop?.({ partition: message.partition, offset: message.offset, reason }),
+    isRetryable: retryable,
+    isFatal: (error: unknown) => error instanceof Fenced,
+    maxBackoffMs,
+  };
+
   /**
-   * One attempt: the handler's writes and the new offset in one transaction;
-   * the batch's dead letters (`letters`, and the handler's `dead_letter`
-   * outcomes) are written to Kafka before it commits.
+   * The commit strategy: the new offset, the handler's writes and (before the commit) the run's dead
+   * letters in one transaction; memory learns the new state only after it committed.
    */
-  async function applyOnce(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint, letters: readonly DeadLetter[]): Promise<StateBatchResult> {
-    return inTransaction(async (tx) => {
-      // The new offset first, and only under our epoch: one statement both checks the claim and locks
-      // its row for the transaction (a claimer waits for our commit); a rollback undoes it with the rest.
-      // And only from the offset we last stored: when the connection died during an earlier attempt's
-      // COMMIT (Postgres stopped), that attempt may have committed; then this one must not apply the
-      // batch again. It finds the row moved and is treated as fenced: the partition is claimed again
-      // and its state reloaded from what did commit.
-      const moved = await tx.query(
-        `UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5 AND next_offset = $6`,
-        [groupId, topic, current.partition, nextOffset.toString(), current.epoch, current.nextOffset.toString()],
-      );
-      if (moved.rowCount !== 1) throw new Fenced();
-      const result = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
-      if (result.outcomes.length !== messages.length) throw new Error(`handler gave ${result.outcomes.length} outcomes for ${messages.length} messages`);
-      if (options.deadLetter !== undefined) {
-        const parked = [...letters];
-        result.outcomes.forEach((o, i) => o.kind === 'dead_letter' && parked.push({ message: messages[i]!, code: o.code, reason: o.message }));
-        if (parked.length > 0) await sendDeadLetters(options.deadLetter, groupId, logger, parked);
-      }
-      return result;
-    });
+  function attemptOn(current: PartitionClaim): Attempt<T> {
+    return async (messages, nextOffset, settle) => {
+      const result = await inTransaction(async (tx) => {
+        // The new offset first, and only under our epoch: one statement both checks the claim and locks
+        // its row for the transaction (a claimer waits for our commit); a rollback undoes it with the rest.
+        // And only from the offset we last stored: when the connection died during an earlier attempt's
+        // COMMIT (Postgres stopped), that attempt may have committed; then this one must not apply the
+        // batch again. It finds the row moved and is treated as fenced: the partition is claimed again
+        // and its state reloaded from what did commit.
+        const moved = await tx.query(
+          `UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5 AND next_offset = $6`,
+          [groupId, topic, current.partition, nextOffset.toString(), current.epoch, current.nextOffset.toString()],
+        );
+        if (moved.rowCount !== 1) throw new Fenced();
+        const handled: StateBatchResult = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
+        await settle(handled.outcomes);
+        return handled;
+      });
+      current.nextOffset = nextOffset;
+      // A rebalance may have released the partition meanwhile: its memory is gone, nothing to publish to.
+      if (claims.get(current.partition) === current) result.committed?.();
+      return result.outcomes;
+    };
   }
 
-  /** Applies messages; a non-retryable failure is narrowed to single messages and those are dead-lettered (or dropped). */
-  async function apply(current: PartitionClaim, messages: ConsumedMessage<T>[], nextOffset: bigint, isLive: () => boolean, letters: readonly DeadLetter[] = []): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      if (!isLive()) return false;
-      try {
-        const result = await applyOnce(current, messages, nextOffset, letters);
-        current.nextOffset = nextOffset;
-        // A rebalance may have released the partition meanwhile: its memory is gone, nothing to publish to.
-        if (claims.get(current.partition) === current) result.committed?.();
-        result.outcomes.forEach((outcome, i) => {
-          if (outcome.kind === 'ok' || (outcome.kind === 'dead_letter' && options.deadLetter !== undefined)) return;
-          const message = messages[i]!;
-          const reason = outcome.kind === 'drop' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
-          logger.warn({ event: 'message_dropped', topic, partition: message.partition, offset: message.offset, reason });
-          options.onDrop?.({ partition: message.partition, offset: message.offset, reason });
-        });
-        return true;
-      } catch (error) {
-        if (error instanceof Fenced) throw error;
-        // An empty apply only moves the offset: whatever fails there is the database's trouble, retried.
-        if (!retryable(error) && messages.length > 0) {
-          if (messages.length > 1) {
-            // Find the message that fails: apply them one by one (the batch's
-            // dead letters go with the first), then move past the batch's tail.
-            let pending = letters;
-            for (const message of messages) {
-              if (!(await apply(current, [message], BigInt(message.offset) + 1n, isLive, pending))) return false;
-              pending = [];
-            }
-            return apply(current, [], nextOffset, isLive);
-          }
-          const message = messages[0]!;
-          const reason = `${error instanceof Error ? error.message : String(error)}`.slice(0, 1000);
-          if (options.deadLetter !== undefined) return apply(current, [], nextOffset, isLive, [...letters, { message, code: 'handler_failed', reason }]);
-          logger.error({ event: 'message_dropped', topic, partition: current.partition, offset: message.offset, reason: `handler_failed: ${reason}`, err: error });
-          options.onDrop?.({ partition: message.partition, offset: message.offset, reason: `handler_failed: ${reason}` });
-          return apply(current, [], nextOffset, isLive, letters);
-        }
-        const delay = Math.min(maxBackoffMs, 100 * 2 ** Math.min(attempt, 10));
-        logger.warn({ event: 'consumer_batch_retry', topic, partition: current.partition, attempt, retry_in_ms: delay, ...errorFields(error) });
-        await sleepUnless(delay, () => !isLive(), heartbeats.get(current.partition));
-      }
-    }
-  }
-
-  /** The messages to apply, and the undecodable ones to park (or, without a dead-letter target, dropped here). */
+  /** The messages to apply, and the undecodable ones to park (or drop: the runner decides). */
   function decodeAll(partition: number, raws: KafkaMessage[]): { decoded: ConsumedMessage<T>[]; letters: DeadLetter[] } {
     const decoded: ConsumedMessage<T>[] = [];
     const letters: DeadLetter[] = [];
     for (const raw of raws) {
       const result = options.decode(raw.value, raw.headers);
-      if (result.ok) {
-        decoded.push({ topic, partition, offset: raw.offset, key: raw.key, raw, value: result.value });
-        continue;
-      }
-      if (options.deadLetter !== undefined) {
-        letters.push({ message: { topic, partition, offset: raw.offset, raw }, code: result.code, reason: result.message });
-        continue;
-      }
-      logger.warn({ event: 'message_dropped', topic, partition, offset: raw.offset, reason: result.code });
-      options.onDrop?.({ partition, offset: raw.offset, reason: result.code });
+      if (result.ok) decoded.push({ topic, partition, offset: raw.offset, key: raw.key, raw, value: result.value });
+      else letters.push({ message: { topic, partition, offset: raw.offset, raw }, code: result.code, reason: result.message });
     }
     return { decoded, letters };
   }
@@ -345,7 +305,8 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
           }
           try {
             const { decoded, letters } = decodeAll(partition, fresh);
-            if (!(await apply(current, decoded, nextOffset, isLive, letters))) return;
+            const runBatch = createBatchRunner<T>({ ...runnerOptions, attempt: attemptOn(current) });
+            if (!(await runBatch({ partition, messages: decoded, letters, nextOffset, live: isLive, heartbeat }))) return;
             break;
           } catch (error) {
             if (!(error instanceof Fenced)) throw error;
@@ -405,10 +366,3 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   };
 }
 
-async function sleepUnless(ms: number, stop: () => boolean, heartbeat?: () => Promise<void>): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until && !stop()) {
-    await new Promise((r) => setTimeout(r, Math.min(200, until - Date.now())));
-    await heartbeat?.().catch(() => undefined);
-  }
-}

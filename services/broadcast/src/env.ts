@@ -16,6 +16,8 @@ const properties = {
   BROADCAST_REVALIDATE_MS: { type: 'integer', minimum: 50, default: 500 },
   // The safety net under the control feed: project keys, projects and watched tiles read again this often.
   BROADCAST_CONTROL_POLL_MS: { type: 'integer', minimum: 100, default: 30000 },
+  // false: the control feed is read but ignored, leaving the safety poll alone (only to show what the feed buys: tests/e2e/dashboard).
+  BROADCAST_FOLLOW_CONTROL: { type: 'boolean', default: true },
   // A live event tail sends at most this many events a second to a client (the rest are counted as skipped).
   BROADCAST_TAIL_MAX_PER_SECOND: { type: 'integer', minimum: 1, maximum: 10000, default: 50 },
   // The events topic is read while someone tails, and this long after the last tail ended.

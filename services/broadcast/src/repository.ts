@@ -1,15 +1,15 @@
 import type { Pool } from 'pg';
 import { inReadSnapshot } from '@pulseboard/db';
 import type { TileChange } from '@pulseboard/contracts';
+import { snapshotTiles, type Reader } from '@pulseboard/control-plane';
 
 /** Every SQL statement of the broadcast service; it only reads (the rule engine's tables; the control plane's through @pulseboard/control-plane). */
 
-import type { VisibleProject } from '@pulseboard/control-plane';
-
 /** Credentials and projects are read through the control plane's read models (the gateway owns those tables). */
-export { accountProjects, findUserByTokenHash as userByTokenHash, liveCredentials, liveProjects, projectByKeyHash, type VisibleProject } from '@pulseboard/control-plane';
+export { accountProjects, authenticateReader, liveCredentials, liveProjects, type VisibleProject } from '@pulseboard/control-plane';
 
-export type Principal = { kind: 'project'; credentialHash: Buffer; projects: VisibleProject[] } | { kind: 'user'; credentialHash: Buffer; accountId: number; projects: VisibleProject[] };
+/** Who a connection authenticated as (authenticateReader, in @pulseboard/control-plane). */
+export type Principal = Reader;
 
 export interface TileSnapshot {
   tile_id: number;
@@ -31,8 +31,8 @@ export type CatchUp = { kind: 'changes'; changes: TileChange[] } | { kind: 'snap
 /**
  * What a subscriber needs to be current: the changes after `since` when there
  * are at most `max` of them, otherwise every tile's state with the position it
- * is current to. One REPEATABLE READ transaction, so the snapshot's tiles and
- * position agree.
+ * is current to. One REPEATABLE READ transaction, so the snapshot's tiles, their
+ * states and the position agree.
  */
 export async function catchUp(pool: Pool, projectKey: string, since: number | undefined, max: number): Promise<CatchUp> {
   return inReadSnapshot(pool, async (client): Promise<CatchUp> => {
@@ -49,13 +49,32 @@ export async function catchUp(pool: Pool, projectKey: string, since: number | un
       }
     }
     const { rows: position } = await client.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history WHERE project_key = $1', [projectKey]);
-    const { rows: tiles } = await client.query<TileSnapshot & { changed_at: Date | null }>(
-      `SELECT t.id AS tile_id, t.name AS tile_name, coalesce(s.status, 'unknown') AS status, coalesce(s.value, 'null'::jsonb) AS value,
-              coalesce(s.version, 0) AS version, s.last_event_id, coalesce(s.changed_at, t.created_at) AS changed_at,
-              t.kind, t.position AS tile_position, t.rule, t.settings
-         FROM tiles t LEFT JOIN tile_states s ON s.tile_id = t.id WHERE t.project_key = $1 ORDER BY t.position, t.id`,
-      [projectKey],
+    // The tiles through the control plane's read model, on this transaction's client: same snapshot.
+    const tiles = await snapshotTiles(client, projectKey);
+    const { rows: states } = await client.query<{ tile_id: string; status: string; value: unknown; version: number; last_event_id: number | null; changed_at: Date }>(
+      'SELECT tile_id::text AS tile_id, status, value, version, last_event_id, changed_at FROM tile_states WHERE tile_id = ANY($1::bigint[])',
+      [tiles.map((t) => t.tile_id)],
     );
-    return { kind: 'snapshot', position: position[0]?.max ?? 0, tiles: tiles.map((t) => ({ ...t, changed_at: t.changed_at?.toISOString() ?? null })) };
+    const stateOf = new Map(states.map((s) => [Number(s.tile_id), s]));
+    return {
+      kind: 'snapshot',
+      position: position[0]?.max ?? 0,
+      tiles: tiles.map((t): TileSnapshot => {
+        const s = stateOf.get(t.tile_id);
+        return {
+          tile_id: t.tile_id,
+          tile_name: t.tile_name,
+          status: s?.status ?? 'unknown',
+          value: s === undefined ? null : s.value,
+          version: s?.version ?? 0,
+          last_event_id: s?.last_event_id ?? null,
+          changed_at: (s?.changed_at ?? t.created_at).toISOString(),
+          kind: t.kind,
+          tile_position: t.position,
+          rule: t.rule,
+          settings: t.settings,
+        };
+      }),
+    };
   });
 }

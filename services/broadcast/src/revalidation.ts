@@ -58,3 +58,21 @@ export class Revalidator {
     }
   }
 }
+
+/**
+ * The polls behind the control feed. User tokens are not on the feed: checked
+ * again every `usersMs`. Everything the feed carries (keys, projects, and the
+ * dashboards' tiles through `refreshTiles`) is read again every `allMs`, only
+ * a safety net for a lost message. Answers the function that stops them.
+ */
+export function startRevalidationPolls(revalidator: Pick<Revalidator, 'poll'>, refreshTiles: () => void, intervals: { usersMs: number; allMs: number }): () => void {
+  const users = setInterval(() => revalidator.poll({ users: true, projects: new Set() }), intervals.usersMs);
+  const all = setInterval(() => {
+    revalidator.poll({ users: true, projects: 'all' });
+    refreshTiles();
+  }, intervals.allMs);
+  return () => {
+    clearInterval(users);
+    clearInterval(all);
+  };
+}

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
 import { SpanKind, createLogger, drainWithin, headerText, instrumentPool, kafkaBrokers, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, startTracing, traceOne, TRACEPARENT, type Logger } from '@pulseboard/config';
-import { BROADCAST_CLOSE, PulseboardError, TOPICS, bearerToken, broadcastClientMessageSchema, createAjv, credentialKind, hashSecret, type BroadcastClientMessage } from '@pulseboard/contracts';
+import { BROADCAST_CLOSE, TOPICS } from '@pulseboard/contracts';
 import { createKafka, ensureTopics, instrumentKafka, runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool } from '@pulseboard/db';
 import type { BroadcastEnv } from './env.ts';
@@ -10,8 +10,11 @@ import { registerDashboard } from './dashboard.ts';
 import { registerApiPass } from './api-pass.ts';
 import { Hub } from './hub.ts';
 import { createBroadcastMetrics } from './metrics.ts';
-import { accountProjects, projectByKeyHash, userByTokenHash, type Principal } from './repository.ts';
-import { Revalidator } from './revalidation.ts';
+import { authenticateReader } from './repository.ts';
+import { upgradeAuthentication, upgradePrincipal, type Authenticate } from './authentication.ts';
+import { createClientMessageParser } from './client-messages.ts';
+import { startHeartbeat } from './heartbeat.ts';
+import { Revalidator, startRevalidationPolls } from './revalidation.ts';
 import { TailFeed } from './tail-feed.ts';
 import { TileViews } from './tile-views.ts';
 
@@ -33,30 +36,8 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const hub = new Hub({ last: (project) => tiles?.unwatch(project) });
   tiles = new TileViews({ pool, logger, publish: (project, frame) => hub.publishFrame(project, frame) });
   metrics.watchSubscriptions(() => hub.subscriptions());
-  const ajv = createAjv();
-  const validate = ajv.compile<BroadcastClientMessage>(broadcastClientMessageSchema);
-  const parse = (text: string): BroadcastClientMessage | undefined => {
-    try {
-      const value: unknown = JSON.parse(text);
-      return validate(value) ? value : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-
-  const authenticate = async (token: string): Promise<Principal | undefined> => {
-    const kind = credentialKind(token);
-    const hash = hashSecret(token);
-    if (kind === 'project') {
-      const project = await projectByKeyHash(pool, hash);
-      return project === undefined ? undefined : { kind, credentialHash: hash, projects: [project] };
-    }
-    if (kind === 'user') {
-      const user = await userByTokenHash(pool, hash);
-      return user === undefined ? undefined : { kind, credentialHash: hash, accountId: user.account_id, projects: await accountProjects(pool, user.account_id) };
-    }
-    return undefined;
-  };
+  const parse = createClientMessageParser();
+  const authenticate: Authenticate = (token) => authenticateReader(pool, token);
 
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-broadcast`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
   // The feed's group is the instance's own and never commits: no lag to read, batch sizes and membership only.
@@ -73,6 +54,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast-control`,
     decode: TOPICS.control.decode,
     handle: (change) => {
+      if (!env.BROADCAST_FOLLOW_CONTROL) return;
       tiles.changed(change.project_key, change.revision);
       if (change.change === 'project_key_regenerated' || change.change === 'project_deleted') void revalidator.now({ users: false, projects: new Set([change.project_key]) });
     },
@@ -126,18 +108,9 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const deps = { env, pool, logger, metrics, hub, tiles, tailFeed, authenticate, parse };
   app.register(async (ws) => {
     // A credential in the Authorization header is checked before the upgrade: a bad one is 401, no socket.
-    ws.addHook('preValidation', async (request, reply) => {
-      const token = bearerToken(request.headers.authorization);
-      if (token === undefined) return;
-      const principal = await authenticate(token);
-      if (principal === undefined) {
-        const refused = new PulseboardError('invalid_api_key');
-        return reply.code(refused.status).send({ error: { code: refused.code, message: refused.message } });
-      }
-      (request as { principal?: Principal }).principal = principal;
-    });
+    ws.addHook('preValidation', upgradeAuthentication(authenticate));
     ws.get('/ws', { websocket: true }, (socket, request) => {
-      const connection = new ClientConnection(socket, deps, (request as { principal?: Principal }).principal);
+      const connection = new ClientConnection(socket, deps, upgradePrincipal(request));
       connections.add(connection);
       metrics.connections.inc();
       socket.on('close', () => {
@@ -147,25 +120,11 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     });
   });
 
-  // Heartbeat: a peer that did not answer the last ping is gone.
-  const heartbeat = setInterval(() => {
-    for (const c of connections) {
-      if (!c.alive) {
-        c.ws.terminate();
-        continue;
-      }
-      c.alive = false;
-      c.ws.ping();
-    }
-  }, env.BROADCAST_HEARTBEAT_MS);
+  // Heartbeat: a peer that did not answer the last ping is gone (heartbeat.ts).
+  const stopHeartbeat = startHeartbeat(() => connections, env.BROADCAST_HEARTBEAT_MS);
 
-  // User tokens are not on the control feed: checked again every REVALIDATE_MS. Everything the feed
-  // carries is read again every CONTROL_POLL_MS, only a safety net for a lost message.
-  const revalidateUsers = setInterval(() => revalidator.poll({ users: true, projects: new Set() }), env.BROADCAST_REVALIDATE_MS);
-  const safetyPoll = setInterval(() => {
-    revalidator.poll({ users: true, projects: 'all' });
-    tiles.refreshAll();
-  }, env.BROADCAST_CONTROL_POLL_MS);
+  // User tokens every REVALIDATE_MS (not on the feed); everything the feed carries every CONTROL_POLL_MS, a safety net.
+  const stopPolls = startRevalidationPolls(revalidator, () => tiles.refreshAll(), { usersMs: env.BROADCAST_REVALIDATE_MS, allMs: env.BROADCAST_CONTROL_POLL_MS });
 
   const address = await app.listen({ port: env.BROADCAST_PORT, host: env.BROADCAST_HOST });
   logger.info({ event: 'broadcast_started', address, topic: env.TOPIC_TILE_CHANGES, group: feed.groupId });
@@ -176,9 +135,8 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     connections: () => connections.size,
     stop() {
       // Order: no new changes, tell clients to go elsewhere (they resume from the history), then close.
-      clearInterval(heartbeat);
-      clearInterval(revalidateUsers);
-      clearInterval(safetyPoll);
+      stopHeartbeat();
+      stopPolls();
       stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'broadcast', [
         ['feeds', () => Promise.all([feed.stop(), control.stop(), tailFeed.stop()])],
         ['clients', () => {

@@ -18,6 +18,7 @@ import { registerAdminRoutes } from './control/admin-routes.ts';
 import { registerProjectRoutes } from './control/projects-routes.ts';
 import { registerTileRoutes } from './control/tiles-routes.ts';
 import { registerNotificationRoutes } from './control/notifications-routes.ts';
+import { registerOwnTokenRoutes } from './control/own-token-routes.ts';
 import { registerIntegrationSecretRoutes } from './control/integration-secrets-routes.ts';
 import { registerIntegrationRoutes } from './routes/integrations/index.ts';
 import { GitHubSenders } from './routes/integrations/github-senders.ts';
@@ -80,6 +81,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerAdminRoutes(app, { adminToken: env.ADMIN_TOKEN, pool, controlFeed, defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA, limitDefaults: deps.limitDefaults });
   registerProjectRoutes(app, { auth, pool, controlFeed, limitDefaults: deps.limitDefaults, ceilings: { monthlyQuota: env.ACCOUNT_MAX_MONTHLY_QUOTA, burst: env.ACCOUNT_MAX_BURST_LIMIT, hourly: env.ACCOUNT_MAX_HOURLY_REQUEST_LIMIT } });
   registerTileRoutes(app, { auth, pool, controlFeed, maxTilesPerProject: env.MAX_TILES_PER_PROJECT, previewTimeLimitMs: env.PREVIEW_TIME_LIMIT_MS });
+  registerOwnTokenRoutes(app, { auth, pool });
   registerIntegrationSecretRoutes(app, { auth, pool, controlFeed, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS } });
   registerNotificationRoutes(app, { auth, pool, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS }, targetPolicy: { allowLoopback: env.NOTIFY_ALLOW_LOOPBACK, allowPrivate: env.NOTIFY_ALLOW_PRIVATE }, requestSend: deps.requestNotification, outcomes: deps.notificationOutcomes, sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_MS, sends: new FixedWindowCounter(deps.redis, 'ns', 60, deps.now), sendsPerMinute: env.NOTIFY_SENDS_PER_MINUTE, maxServicesPerAccount: env.MAX_NOTIFICATION_SERVICES_PER_ACCOUNT, controlFeed: deps.controlFeed });
   return app;

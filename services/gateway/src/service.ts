@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, drainWithin, instrumentPool, kafkaBrokers, startTracing, warnOutboundPolicy, type Logger } from '@pulseboard/config';
+import { closeHttpWithin } from './http-close.ts';
 import { BatchingProducer, OutboxRelay, createKafka, ensureTopics, outboxSource, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
 import { TOPICS, type RuleOutcome } from '@pulseboard/contracts';
 import { createPool, runMigrations } from '@pulseboard/db';
@@ -147,7 +148,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
       // Stop accepting requests and let in-flight ones finish (they wait on Kafka),
       // then flush the producer, then close the stores they used.
       stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'gateway', [
-        ['http', () => app.close()],
+        // Half the bound for requests in flight; the producer's flush and the stores get the rest.
+        ['http', () => closeHttpWithin(app, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2), logger)],
         ['rule_outcomes', () => outcomesConsumer?.stop()],
         ['notification_outcomes', () => notificationReader?.stop()],
         ['control_relay', () => controlRelay.stop()],

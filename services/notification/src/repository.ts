@@ -1,10 +1,12 @@
 import type { Pool } from 'pg';
 import type { NotificationType } from '@pulseboard/contracts';
+import { loadNotificationServices } from '@pulseboard/control-plane';
 
 /**
- * Every SQL statement of the notification service. It writes notification_deliveries; the tiles' attached
- * services are read through @pulseboard/control-plane (targets.ts). Still here: the service's kind, name,
- * config and secrets joined to the deliveries being sent (listed in control-plane's ownership test).
+ * Every SQL statement of the notification service: it writes notification_deliveries, its own table.
+ * The notification services (owned by the gateway) are read through @pulseboard/control-plane: the
+ * tiles' attached services in targets.ts, and here the kind, name, config and secrets of the services a
+ * batch of deliveries is about to be sent through (one more statement per batch, not per delivery).
  */
 
 export interface NewDelivery {
@@ -26,15 +28,14 @@ export interface NewDelivery {
  */
 export async function insertClaimedDeliveries(pool: Pool, rows: readonly NewDelivery[], leaseMs: number): Promise<DueDelivery[]> {
   if (rows.length === 0) return [];
-  const { rows: inserted } = await pool.query<DueDelivery>(
+  const { rows: inserted } = await pool.query<ClaimedDelivery>(
     `WITH inserted AS (
        INSERT INTO notification_deliveries (id, service_id, account_id, kind, tile_id, event_id, position, payload, next_attempt_at)
        SELECT u.*, now() + $9 * interval '1 millisecond'
          FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::jsonb[]) AS u
        ON CONFLICT DO NOTHING
        RETURNING id, service_id, kind, payload, attempts, created_at)
-     SELECT i.*, s.kind AS service_kind, s.name AS service_name, s.config, s.secrets
-       FROM inserted i LEFT JOIN notification_services s ON s.id = i.service_id`,
+     SELECT * FROM inserted`,
     [
       rows.map((r) => r.id),
       rows.map((r) => r.serviceId),
@@ -47,7 +48,20 @@ export async function insertClaimedDeliveries(pool: Pool, rows: readonly NewDeli
       leaseMs,
     ],
   );
-  return inserted;
+  return withServices(pool, inserted);
+}
+
+/** A claimed delivery as its own table has it. */
+type ClaimedDelivery = Omit<DueDelivery, 'service_kind' | 'service_name' | 'config' | 'secrets'>;
+
+/** Adds to each delivery its service as the sender needs it (all null when the service was deleted since). */
+async function withServices(pool: Pool, deliveries: ClaimedDelivery[]): Promise<DueDelivery[]> {
+  if (deliveries.length === 0) return [];
+  const services = await loadNotificationServices(pool, deliveries.map((d) => Number(d.service_id)));
+  return deliveries.map((d) => {
+    const s = services.get(Number(d.service_id));
+    return { ...d, service_kind: s?.kind ?? null, service_name: s?.name ?? null, config: s?.config ?? null, secrets: s?.secrets ?? null };
+  });
 }
 
 export interface DueDelivery {
@@ -70,7 +84,7 @@ export interface DueDelivery {
  * the same webhook-id).
  */
 export async function claimDue(pool: Pool, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-  const { rows } = await pool.query<DueDelivery>(
+  const { rows } = await pool.query<ClaimedDelivery>(
     `WITH due AS (
        SELECT id FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
         ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED),
@@ -78,11 +92,10 @@ export async function claimDue(pool: Pool, limit: number, leaseMs: number): Prom
        UPDATE notification_deliveries d SET next_attempt_at = now() + $2 * interval '1 millisecond'
          FROM due WHERE d.id = due.id
        RETURNING d.id, d.service_id, d.kind, d.payload, d.attempts, d.created_at)
-     SELECT c.*, s.kind AS service_kind, s.name AS service_name, s.config, s.secrets
-       FROM claimed c LEFT JOIN notification_services s ON s.id = c.service_id`,
+     SELECT * FROM claimed`,
     [limit, leaseMs],
   );
-  return rows;
+  return withServices(pool, rows);
 }
 
 /** Records successful tries, many in one statement. */

@@ -1,14 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { createLogger, drainWithin, instrumentPool, kafkaBrokers, messageTraceparents, startOpsServer, startTracing, traceBatch, warnOutboundPolicy, type Logger } from '@pulseboard/config';
-import { deadLetterHeaders, PROJECT_REVISION_HEADER, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
+import { deadLetterHeaders, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
 import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, runFanOutConsumer, type ConsumedMessage, type Outcome, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { loadNotificationTargets } from '@pulseboard/control-plane';
 import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
 import type { NotificationEnv } from './env.ts';
 import { createNotificationMetrics } from './metrics.ts';
-import { insertClaimedDeliveries, queueDepth, type NewDelivery } from './repository.ts';
+import { deliveryIntake, requestDelivery, transitionDeliveries } from './intake.ts';
+import { insertClaimedDeliveries, queueDepth } from './repository.ts';
 import { NotificationTargets } from './targets.ts';
 import { createSenders } from './senders.ts';
 
@@ -17,13 +18,6 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta
 export interface NotificationService {
   httpAddress: string | undefined;
   stop(): Promise<void>;
-}
-
-/** The project revision a tile change carries (its rules', header pb-project-revision); 0 when absent. */
-function revisionOf(header: Buffer | string | (Buffer | string)[] | undefined): number {
-  const text = Array.isArray(header) ? header[0] : header;
-  const revision = text === undefined ? 0 : Number(text.toString());
-  return Number.isSafeInteger(revision) && revision > 0 ? revision : 0;
 }
 
 /** Composition root: builds every dependency once and passes it down. */
@@ -71,24 +65,15 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
       ),
   });
 
-  // New deliveries are written already claimed and sent at once (no claim round trip), in slices
-  // the dispatcher has room for, so a lease is never spent waiting. Once written, the batch's
-  // offsets may move on: a crash before the send leaves them to the schedule when the lease ends.
-  const createAndSend = async (rows: NewDelivery[]): Promise<void> => {
-    for (let start = 0; start < rows.length; start += env.NOTIFY_CONCURRENCY) {
-      const slice = rows.slice(start, start + env.NOTIFY_CONCURRENCY);
-      await dispatcher.reserve(slice.length);
-      let fresh;
-      try {
-        fresh = await insertClaimedDeliveries(pool, slice, env.NOTIFY_LEASE_MS);
-      } catch (error) {
-        dispatcher.release(slice.length);
-        throw error;
-      }
-      metrics.created.inc(fresh.length);
-      dispatcher.sendClaimed(fresh, slice.length);
-    }
-  };
+  // New deliveries: written already claimed and sent at once, in slices the dispatcher has room for (intake.ts).
+  const createAndSend = deliveryIntake({
+    sliceSize: env.NOTIFY_CONCURRENCY,
+    reserve: (count) => dispatcher.reserve(count),
+    release: (count) => dispatcher.release(count),
+    insertClaimed: (rows) => insertClaimedDeliveries(pool, rows, env.NOTIFY_LEASE_MS),
+    sendClaimed: (fresh, reserved) => dispatcher.sendClaimed(fresh, reserved),
+    onCreated: (count) => metrics.created.inc(count),
+  });
 
   // The tiles' attached services, kept in memory (targets.ts): the feed first, then the snapshot, so no
   // change committed in between passes unseen; the revision each tile change carries covers the rest.
@@ -109,7 +94,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
   const poll = setInterval(() => void targets.refreshAll('poll').catch((error: unknown) => logger.warn({ event: 'notification_targets_refresh_failed', err: error })), env.NOTIFICATION_TARGETS_POLL_MS);
   poll.unref();
 
-  // Status transitions (not value-only changes) become one delivery per service the tile names.
+  // Status transitions (not value-only changes) become one delivery per service the tile names (intake.ts).
   const transitions: RunningConsumer = await runBatchConsumer<TileChange>({
     kafka,
     logger,
@@ -128,25 +113,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     },
   });
   async function transitionsToDeliveries(messages: ConsumedMessage<TileChange>[]): Promise<Outcome[]> {
-    const transitions = messages.filter((m) => m.value.status !== m.value.previous_status);
-    const found = await targets.targetsFor(transitions.map((m) => ({ projectKey: m.value.project_key, tileId: m.value.tile_id, revision: revisionOf(m.raw.headers?.[PROJECT_REVISION_HEADER]) })));
-    const rows: NewDelivery[] = [];
-    for (const { value: c } of transitions) {
-      const target = found.get(c.tile_id);
-      for (const serviceId of target?.serviceIds ?? []) {
-        rows.push({
-          id: `dlv_${c.position}_${serviceId}`,
-          serviceId,
-          accountId: target!.accountId,
-          kind: 'transition',
-          tileId: c.tile_id,
-          eventId: c.event_id,
-          position: c.position,
-          payload: { tile_id: c.tile_id, tile_name: c.tile_name, project_key: c.project_key, status: c.status, previous_status: c.previous_status, value: c.value, event_id: c.event_id, changed_at: c.changed_at },
-        });
-      }
-    }
-    await createAndSend(rows);
+    await createAndSend(await transitionDeliveries(messages, targets));
     return messages.map(() => OK);
   }
   // Messages the API asked for (send_message, send): a delivery each, tried at once.
@@ -161,8 +128,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     decode: TOPICS.notificationRequests.decode,
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
     handle: async (messages) => {
-      const rows: NewDelivery[] = messages.map(({ value: r }) => ({ id: r.request_id, serviceId: r.service_id, accountId: r.account_id, kind: r.test ? 'test' : 'message', tileId: null, eventId: null, position: null, payload: { subject: r.subject, body: r.body } }));
-      await createAndSend(rows);
+      await createAndSend(messages.map(({ value }) => requestDelivery(value)));
       return messages.map(() => OK);
     },
   });

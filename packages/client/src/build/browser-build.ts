@@ -6,7 +6,8 @@ export const BROWSER_BUNDLE = fileURLToPath(new URL('../../dist/pulseboard-clien
 
 /**
  * The browser build: one ES module, no Node built-in (esbuild refuses one for
- * the browser platform), minified. `pnpm client:build` writes it to
+ * the browser platform; `node:zlib` is left external: http.ts imports it only
+ * when it runs on Node, and a browser never reaches that import), minified. `pnpm client:build` writes it to
  * packages/client/dist/; the browser test loads the same build.
  */
 export async function buildBrowserBundle(options: { write?: boolean } = {}): Promise<string> {
@@ -20,6 +21,7 @@ export async function buildBrowserBundle(options: { write?: boolean } = {}): Pro
     sourcemap: false,
     write: options.write === true,
     outfile: BROWSER_BUNDLE,
+    external: ['node:zlib'],
     logLevel: 'silent',
   });
   return options.write === true ? BROWSER_BUNDLE : result.outputFiles![0]!.text;

@@ -1,31 +1,19 @@
-import { PulseboardError, generateSecret, hashSecret, userSchema, userTokenSchema, userTokenWithSecretSchema, userWithTokenSchema, USER_TOKEN_PREFIX } from '@pulseboard/contracts';
+import { userSchema, userTokenSchema, userTokenWithSecretSchema, userWithTokenSchema } from '@pulseboard/contracts';
 import { ADMIN, ADMIN_BODY_ERRORS, ADMIN_ERRORS, all, body, errors, idParams, noContent } from '../openapi/route-docs.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '@pulseboard/db';
 import { notFound } from '../error-handler.ts';
 import { parseNumericId } from '../params/ids.ts';
 import { accountExists } from '../repositories/accounts.ts';
-import { deleteUser, insertUser, insertUserToken, listAccountUsers, listUserTokens, replaceUserToken, revokeUserToken, type NewUserToken, type UserTokenRecord } from '../repositories/users.ts';
+import { deleteUser, insertUser, insertUserToken, listAccountUsers, listUserTokens, replaceUserToken, revokeUserToken } from '../repositories/users.ts';
+import { MAX_TOKENS_PER_USER, newUserToken, parseExpiry, presentUserToken, tooManyTokens } from './user-tokens.ts';
 import { alreadyTaken, createUserBody, createUserTokenBody } from './admin-schemas.ts';
-
-/** A documented cap (SECURITY.md): tokens one user may hold at once. */
-export const MAX_TOKENS_PER_USER = 50;
 
 const tokenParams = {
   type: 'object',
   required: ['id', 'token_id'],
   properties: { id: { type: 'integer', minimum: 1, description: "The user's id" }, token_id: { type: 'integer', minimum: 1, description: "The token's id (from the list)" } },
 } as const;
-
-/** A new token: the secret (shown once) and what is stored of it. */
-function newToken(label = '', expiresAt: Date | null = null): { secret: string; stored: NewUserToken } {
-  const secret = generateSecret(USER_TOKEN_PREFIX);
-  return { secret, stored: { hash: hashSecret(secret), prefix: secret.slice(0, USER_TOKEN_PREFIX.length + 6), label, expiresAt } };
-}
-
-function present(token: UserTokenRecord) {
-  return { ...token, id: Number(token.id), user_id: Number(token.user_id) };
-}
 
 /**
  * Users, inside the admin guard: the fixed create call (CONTRACT.md), list an
@@ -37,7 +25,7 @@ function present(token: UserTokenRecord) {
  */
 export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool): void {
   admin.post<{ Params: { id: string }; Body: { email: string } }>('/api/v1/admin/accounts/:id/users', { config: { openapi: { params: idParams } }, schema: { ...ADMIN, summary: 'Create a user; its token is shown once', body: { $ref: createUserBody.$id }, response: { 201: body(userWithTokenSchema, 'The user with its token'), ...errors('envelope', ADMIN_BODY_ERRORS) } } }, async (request, reply) => {
-    const token = newToken('default');
+    const token = newUserToken('default');
     const user = await insertUser(pool, parseNumericId(request.params.id) ?? -1, request.body.email, token.stored);
     if (user === 'no_account') throw notFound('Account');
     if (user === 'taken') throw alreadyTaken('email');
@@ -52,7 +40,7 @@ export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool): voi
   });
 
   admin.post<{ Params: { id: string } }>('/api/v1/admin/users/:id/token', { config: { openapi: { params: idParams } }, schema: { ...ADMIN, summary: "Replace all of a user's tokens by a new one (the old ones stop working at once)", response: { 201: body(userWithTokenSchema, 'The user with the new token'), ...errors('envelope', ADMIN_ERRORS) } } }, async (request, reply) => {
-    const token = newToken('default');
+    const token = newUserToken('default');
     const user = await replaceUserToken(pool, parseNumericId(request.params.id) ?? -1, token.stored);
     if (user === undefined) throw notFound('User');
     request.log.info({ event: 'user_token_issued', req_id: request.id, user_id: user.id });
@@ -63,22 +51,20 @@ export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool): voi
     '/api/v1/admin/users/:id/tokens',
     { config: { openapi: { params: idParams } }, schema: { ...ADMIN, summary: 'Issue one more token for a user, with an optional label and expiry; shown once', body: { $ref: createUserTokenBody.$id }, response: { 201: body(userTokenWithSecretSchema, 'The token with its secret'), ...errors('envelope', [...ADMIN_BODY_ERRORS, 409]) } } },
     async (request, reply) => {
-      const expiresAt = request.body.expires_at === undefined ? null : new Date(request.body.expires_at);
-      if (expiresAt !== null && !(expiresAt.getTime() > Date.now())) throw new PulseboardError('validation_error', { details: { expires_at: ['must be in the future'] } });
-      const token = newToken(request.body.label ?? '', expiresAt);
+      const token = newUserToken(request.body.label ?? '', parseExpiry(request.body.expires_at));
       const userId = parseNumericId(request.params.id) ?? -1;
       const created = await insertUserToken(pool, userId, token.stored, MAX_TOKENS_PER_USER);
       if (created === 'no_user') throw notFound('User');
-      if (created === 'limit') throw new PulseboardError('resource_limit_reached', { message: `A user holds at most ${MAX_TOKENS_PER_USER} tokens; revoke one first` });
+      if (created === 'limit') throw tooManyTokens();
       request.log.info({ event: 'user_token_issued', req_id: request.id, user_id: userId, token_id: Number(created.id), expires_at: created.expires_at });
-      return reply.code(201).send({ ...present(created), token: token.secret });
+      return reply.code(201).send({ ...presentUserToken(created), token: token.secret });
     },
   );
 
   admin.get<{ Params: { id: string } }>('/api/v1/admin/users/:id/tokens', { config: { openapi: { params: idParams } }, schema: { ...ADMIN, summary: "A user's tokens (label, prefix, dates; never the secret)", response: { 200: all(userTokenSchema, 'Tokens, oldest first'), ...errors('envelope', ADMIN_ERRORS) } } }, async (request, reply) => {
     const tokens = await listUserTokens(pool, parseNumericId(request.params.id) ?? -1);
     if (tokens === undefined) throw notFound('User');
-    return reply.send({ data: tokens.map(present) });
+    return reply.send({ data: tokens.map(presentUserToken) });
   });
 
   admin.delete<{ Params: { id: string; token_id: string } }>('/api/v1/admin/users/:id/tokens/:token_id', { config: { openapi: { params: tokenParams } }, schema: { ...ADMIN, summary: 'Revoke one token of a user (refused from the very next request; open WebSockets close with 4003)', response: { ...noContent, ...errors('envelope', ADMIN_ERRORS) } } }, async (request, reply) => {

@@ -34,7 +34,7 @@ import {
   updateNotificationService,
   type NotificationServiceRecord,
 } from '../repositories/notifications.ts';
-import type { ReplyWaiter } from '../ingest/reply-waiter.ts';
+import { sendAndAwaitReply, type ReplyWaiter } from '../ingest/reply-waiter.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
 import { deliverySchema, notificationServiceSchema, sendOutcomeSchema } from '@pulseboard/contracts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, listQuery, noContent, page, SECURITY } from '../openapi/route-docs.ts';
@@ -198,15 +198,13 @@ export function registerNotificationRoutes(app: FastifyInstance, deps: Notificat
         throw new PulseboardError('rate_limit_exceeded', { message: `At most ${deps.sendsPerMinute} sends a minute per account; retry after ${sent.retryAfter} s`, headers: { 'retry-after': sent.retryAfter } });
       }
       const requestId = `msg_${randomUUID()}`;
-      const watch = deps.outcomes.watch([requestId]);
-      try {
-        await deps.requestSend({ request_id: requestId, service_id: request.targetService!.id, account_id: accountOf(request), subject: message.subject, body: message.body, test });
-      } catch (error) {
-        // Not sent: nothing will answer; the watch must not stay behind.
-        watch.cancel();
-        throw error;
-      }
-      const outcome = (await watch.result(deps.sendTimeoutMs))?.get(requestId);
+      // Watched before the send; a failed send leaves no waiter behind (sendAndAwaitReply).
+      const outcome = await sendAndAwaitReply(
+        deps.outcomes,
+        requestId,
+        () => deps.requestSend({ request_id: requestId, service_id: request.targetService!.id, account_id: accountOf(request), subject: message.subject, body: message.body, test }),
+        deps.sendTimeoutMs,
+      );
       const { request_id: _, ...shown } = outcome ?? { request_id: requestId, delivery_id: requestId, status: 'pending' as const, attempts: 0, response_status: null };
       return { data: shown };
     };

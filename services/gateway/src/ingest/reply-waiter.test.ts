@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReplyWaiter } from './reply-waiter.ts';
+import { ReplyWaiter, sendAndAwaitReply } from './reply-waiter.ts';
 
 describe('ReplyWaiter', () => {
   it('resolves once every id of the request has its reply, ignoring other ids', async () => {
@@ -34,6 +34,19 @@ describe('ReplyWaiter', () => {
     watch.cancel();
     expect(replies.waiting).toBe(0);
     replies.receive('msg_2', 1);
+    expect(replies.waiting).toBe(0);
+  });
+
+  it('sendAndAwaitReply (a notification send): a failed send rejects and leaves no waiter behind', async () => {
+    const replies = new ReplyWaiter<string, number>();
+    await expect(sendAndAwaitReply(replies, 'msg_3', async () => Promise.reject(new Error('broker down')), 1000)).rejects.toThrow('broker down');
+    expect(replies.waiting).toBe(0);
+  });
+
+  it('sendAndAwaitReply: watched before the send, so a reply during the send counts; none within the bound is undefined', async () => {
+    const replies = new ReplyWaiter<string, number>();
+    expect(await sendAndAwaitReply(replies, 'msg_4', async () => replies.receive('msg_4', 7), 1000)).toBe(7);
+    expect(await sendAndAwaitReply(replies, 'msg_5', async () => undefined, 10)).toBeUndefined();
     expect(replies.waiting).toBe(0);
   });
 });

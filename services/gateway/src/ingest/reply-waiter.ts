@@ -59,3 +59,21 @@ export class ReplyWaiter<K, V> {
     };
   }
 }
+
+/**
+ * Sends a request whose one reply comes back on the topic, and waits for it
+ * (bounded): watched before the send, so a fast reply is not missed; a send
+ * that fails releases the watch before the error goes on, so no waiter stays
+ * behind. Undefined when no reply came within `timeoutMs`.
+ */
+export async function sendAndAwaitReply<K, V>(waiter: ReplyWaiter<K, V>, id: K, send: () => Promise<unknown>, timeoutMs: number): Promise<V | undefined> {
+  const watch = waiter.watch([id]);
+  try {
+    await send();
+  } catch (error) {
+    // Not sent: nothing will answer; the watch must not stay behind.
+    watch.cancel();
+    throw error;
+  }
+  return (await watch.result(timeoutMs))?.get(id);
+}

@@ -112,6 +112,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'projects', description: 'Projects and their API keys' },
         { name: 'tiles', description: 'Dashboard tiles and their state' },
         { name: 'notifications', description: 'Notification services (user token only)' },
+        { name: 'tokens', description: "The calling user's own tokens (user token only)" },
         { name: 'limits', description: 'Rate limits and quota' },
         { name: 'system', description: 'Health, readiness, metrics' },
         { name: 'admin', description: 'Accounts, users and projects of the installation (admin token)' },

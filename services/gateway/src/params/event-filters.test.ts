@@ -26,6 +26,12 @@ describe('parseEventFilters', () => {
     ['March 7, 2026', false],
     ['2026-13-01', false],
     ['1767225600', false],
+    // Years Postgres (no year 0) or a four-digit ISO form cannot hold: 400, not the query's 500.
+    ['0000-01-01T00:00:00Z', false],
+    ['0001-01-01T00:30:00+01:00', false],
+    ['0001-01-01T00:00:00Z', true],
+    ['9999-12-31T23:59:59Z', true],
+    ['9999-12-31T23:00:00-01:00', false],
   ])('accepts %s as a time: %s', (value, valid) => {
     expect(parseEventFilters({ since: value }).ok).toBe(valid);
   });

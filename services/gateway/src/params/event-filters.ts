@@ -1,4 +1,5 @@
 import { EVENT_TYPES, SEVERITIES, type ValidationDetails } from '@pulseboard/contracts';
+import { parseTime } from './time-window.ts';
 
 export const EQUALITY_FILTERS = ['type', 'name', 'severity', 'source', 'channel', 'correlation_id'] as const;
 export type EqualityColumn = (typeof EQUALITY_FILTERS)[number];
@@ -17,14 +18,6 @@ export interface EventFilters {
 
 export const hasFilters = (f: EventFilters) => f.equal.length > 0 || f.labels.length > 0 || f.since !== undefined || f.until !== undefined;
 
-// A date, or a date-time with an explicit offset: "2026-01-02T10:00:00" alone would be read in the server's zone.
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
-
-function parseTime(value: unknown): Date | undefined {
-  if (typeof value !== 'string' || !ISO_8601.test(value)) return undefined;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? undefined : new Date(time);
-}
 
 /**
  * The filters of CONTRACT.md (Lists), validated: equality on type, name,

@@ -1,12 +1,18 @@
 import type { ValidationDetails } from '@pulseboard/contracts';
 
-// A date, or a date-time with an explicit offset (as GET /events takes them).
+// A date, or a date-time with an explicit offset: "2026-01-02T10:00:00" alone would be read in the server's zone.
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i;
 
+// Postgres has no year 0 ('0000-01-01' is out of range there) and an instant past 9999 has no
+// four-digit ISO form: a time outside these years would reach the query and fail it.
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** A query's time: a date or a date-time with an offset, between the years 1 and 9999 (UTC); else undefined. */
 export function parseTime(value: unknown): Date | undefined {
   if (typeof value !== 'string' || !ISO_8601.test(value)) return undefined;
   const time = Date.parse(value);
-  return Number.isNaN(time) ? undefined : new Date(time);
+  return Number.isNaN(time) || time < EARLIEST || time > LATEST ? undefined : new Date(time);
 }
 
 export interface TimeWindow {

@@ -1,5 +1,5 @@
 /**
- * bench:pipeline's Kafka calibration, in a process of its own: raw kafkajs,
+ * The benches' Kafka calibration (shared/calibration.ts), in a process of its own: raw kafkajs,
  * one message per send (acks=all) at a steady rate, consumed by a plain
  * consumer in the same process. Prints its own CPU per message.
  */
