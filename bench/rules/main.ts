@@ -17,7 +17,8 @@
  * topics of its own; projects through the admin API, tiles (a mix of the four
  * evaluation kinds) inserted directly; the backlog produced straight to the
  * events topic in the gateway's format. Phase 1: a raw kafkajs consumer reads
- * the backlog, then one rule engine process drains it (measured by its stored
+ * the backlog, then one rule engine process (from its compiled dist/, as
+ * production runs it: `bash deploy/build.sh` first) drains it (measured by its stored
  * offsets), then the state-writing baseline drains it into a database of its own. Phase 2: /ingest at a steady rate; latency from each
  * 201 to the tile-change message that event caused (a fan-out reader of
  * tile-changes), so it includes the outbox relay. Phase 3: /api/v1/webhooks
@@ -32,6 +33,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -140,6 +142,7 @@ function changingValue(n: number): number {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 async function main(): Promise<void> {
+  if (!existsSync(`${root}services/rule-engine/dist/main.js`)) throw new Error('services/rule-engine/dist is missing: run bash deploy/build.sh first');
   execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: 'inherit', env: { ...process.env, DATABASE_URL } });
   // A fresh database each run: the figures count only this run's writes.
   execFileSync('psql', [DATABASE_URL.replace(/\/[^/]*$/, '/postgres'), '-qc', `DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)} WITH (FORCE)`]);
@@ -210,7 +213,9 @@ async function main(): Promise<void> {
     const profiles = join(tmpdir(), 'pulseboard-rules-profiles');
     if (args.profile) log(`engine CPU profile goes to ${profiles}`);
     const enginePort = await freePort();
-    processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: String(enginePort), RULE_ENGINE_HTTP_HOST: '127.0.0.1' }, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] }));
+    // From its compiled dist/, as production runs it (and as bench:store runs the store): under tsx its
+    // start-up compiles the sources, which at a backlog of this size dominated the ratio to the bare baseline.
+    processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: String(enginePort), RULE_ENGINE_HTTP_HOST: '127.0.0.1' }, { compiled: true, nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] }));
     const engineUrl = `http://127.0.0.1:${enginePort}`;
     const applied = async () => Number((await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND next_offset > 0', [env.RULE_ENGINE_GROUP_ID])).rows[0].n);
     // Also from its first commit on (the process start-up and group join left out), as the baseline's second figure.
