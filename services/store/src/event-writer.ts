@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { eventTimeMs, type IngestedEvent } from '@pulseboard/contracts';
+import { utcDay, utcMonth } from './utc-keys.ts';
 
 /** Text-format COPY field: backslash, tab, newline and carriage return escaped; NULL is \N. */
 function field(value: string | null | undefined): string {
@@ -20,10 +21,6 @@ export async function copy(tx: PoolClient, statement: string, text: string): Pro
   if (text === '') return;
   await pipeline(Readable.from([text]), tx.query(copyFrom(statement)));
 }
-
-const DAY_MS = 86_400_000;
-const utcDay = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
-const utcMonth = (iso: string) => `${new Date(iso).toISOString().slice(0, 7)}-01`;
 
 /** The UTC days the events' own times fall on (their partitions). */
 export function eventDays(events: readonly IngestedEvent[]): Set<string> {
@@ -56,7 +53,8 @@ export function renderBatch(events: readonly IngestedEvent[]): RenderedBatch {
     rows += `${e.id}\t${field(e.project_key)}\t${field(e.type)}\t${field(e.name)}\t${field(e.timestamp)}\t${field(e.received_at)}\t${field(e.severity)}\t${field(e.channel)}\t${field(e.correlation_id)}\t${field(e.source)}\t${field(textArray(eventLabels))}\t${field(JSON.stringify(e.attributes))}\n`;
     // An event may carry a label twice; its row is written once.
     for (const label of new Set(eventLabels)) labels += `${field(e.project_key)}\t${field(label)}\t${field(e.timestamp)}\t${e.id}\n`;
-    const month = `${e.project_key}\u0000${utcMonth(e.received_at)}`;
+    // received_at is the gateway's toISOString(), which eventTimeMs reads digit by digit (no Date per event).
+    const month = `${e.project_key}\u0000${utcMonth(eventTimeMs(e.received_at))}`;
     monthly.set(month, (monthly.get(month) ?? 0) + 1);
     const day = `${e.project_key}\u0000${utcDay(eventTimeMs(e.timestamp))}`;
     daily.set(day, (daily.get(day) ?? 0) + 1);
