@@ -3,6 +3,12 @@ import { envelope, readTopic, request } from '@pulseboard/test-kit';
 import type { ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 
+/**
+ * How long a webhook waits for the engine's outcome here. 2 s was exceeded at load average ~34 on
+ * this 2-core machine (a 202 where 201 was due); 8 s leaves room while the no-engine case still
+ * shows the bound and /ingest still answers well inside it.
+ */
+const OUTCOME_BOUND_MS = 8_000;
 const event = (name: string, value: number) => ({ type: 'metric', name, timestamp: new Date().toISOString(), attributes: { value } });
 
 describe('webhooks wait for the rule engine: tiles_affected with two gateways and two engines (CONTRACT Webhooks endpoint)', () => {
@@ -11,7 +17,7 @@ describe('webhooks wait for the rule engine: tiles_affected with two gateways an
   let engines: ServiceProcess[];
 
   beforeAll(async () => {
-    pipeline = await startPipeline({ WEBHOOK_OUTCOME_TIMEOUT_MS: '2000' });
+    pipeline = await startPipeline({ WEBHOOK_OUTCOME_TIMEOUT_MS: String(OUTCOME_BOUND_MS) });
     second = await pipeline.startGateway();
     engines = [await pipeline.startRuleEngine(), await pipeline.startRuleEngine()];
   }, 180_000);
@@ -71,14 +77,14 @@ describe('webhooks wait for the rule engine: tiles_affected with two gateways an
     expect(late.status).toBe(202);
     expect(late.body).toMatchObject({ status: 'accepted' });
     expect(late.body.tiles_affected).toBeUndefined();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(OUTCOME_BOUND_MS - 100);
     // /ingest never waits for the engine: 201 with none running, inside the bound, and its
     // event does not ask for an outcome (the webhook's does).
     const ingestStarted = Date.now();
     const ingested = await request(`${second}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'infrastructure', name: 'no tile', timestamp: new Date().toISOString() }) });
     expect(ingested.status).toBe(201);
     expect(ingested.body).toMatchObject({ status: 'accepted' });
-    expect(Date.now() - ingestStarted).toBeLessThan(1900);
+    expect(Date.now() - ingestStarted).toBeLessThan(OUTCOME_BOUND_MS - 100);
     const headersOf = async (id: string) => (await readTopic(pipeline.env.TOPIC_EVENTS!)).find((m) => m.headers['pb-event-id'] === id)!.headers;
     expect((await headersOf(String(ingested.body.event_id)))['pb-outcome-wanted']).toBeUndefined();
     expect((await headersOf(late.body.event_id.slice('evt_'.length)))['pb-outcome-wanted']).toBe('1');
