@@ -1,9 +1,10 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { unsealWith, type NotificationOutcome } from '@pulseboard/contracts';
+import type { NotificationOutcome } from '@pulseboard/contracts';
 import { nextDelayMs } from './backoff.ts';
 import type { NotificationEnv } from './env.ts';
 import type { NotificationMetrics } from './metrics.ts';
+import { OpenedSecretsCache } from './opened-secrets.ts';
 import { claimDue, markDelivered, markFailed, markRetry, type DueDelivery } from './repository.ts';
 import type { DeliveryContent, SendResult, Senders } from './senders.ts';
 
@@ -39,8 +40,11 @@ export class Dispatcher {
   private direct = 0;
   private readonly roomWaiters: (() => void)[] = [];
   private readonly sending = new Set<Promise<void>>();
+  private readonly secrets: OpenedSecretsCache;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    this.secrets = new OpenedSecretsCache({ current: deps.env.SECRETS_KEY, previous: deps.env.SECRETS_KEY_PREVIOUS });
+  }
 
   start(): void {
     const tick = () => {
@@ -139,8 +143,8 @@ export class Dispatcher {
     if (d.service_kind === null) {
       result = { ok: false, status: null, retryable: false, error: 'the notification service was deleted' };
     } else {
-      // SECRETS_KEY_PREVIOUS still opens rows sealed before a rotation re-sealed them.
-      const secret = d.secrets === null ? {} : (JSON.parse(unsealWith(d.secrets, { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS }).plain) as Record<string, string>);
+      // Opened once per service and sealed text (opened-secrets.ts), not once per delivery.
+      const secret = this.secrets.open(Number(d.service_id), d.secrets);
       const content = { kind: d.kind, ...d.payload } as DeliveryContent;
       const started = performance.now();
       result = await this.deps.senders.send({ id: d.id, serviceName: d.service_name ?? '', type: d.service_kind, config: d.config ?? {}, content }, secret);

@@ -1,9 +1,9 @@
 import type { Transporter } from 'nodemailer';
-import { Webhook } from 'standardwebhooks';
 import type { NotificationType } from '@pulseboard/contracts';
 import { operatorDetail, publicReason } from './delivery-errors.ts';
 import { escapeHtml, escapeSlack } from './escape.ts';
 import { postJson, TargetRefused, type PostOptions } from './safe-http.ts';
+import type { OpenedSecrets } from './opened-secrets.ts';
 
 /** What a delivery carries: a tile's status transition, or a message from the API. */
 export type DeliveryContent =
@@ -84,18 +84,19 @@ function failure(error: unknown): SendResult {
 }
 
 export interface Senders {
-  send(delivery: Delivery, secret: Record<string, string>): Promise<SendResult>;
+  send(delivery: Delivery, secrets: OpenedSecrets): Promise<SendResult>;
 }
 
 export function createSenders(http: PostOptions, mail: { transporter: Transporter; from: string }): Senders {
   return {
-    async send(d, secret) {
+    async send(d, secrets) {
+      const secret = secrets.values;
       try {
         if (d.type === 'webhook') {
           const at = new Date();
           const body = webhookBody(d, at);
           // webhook-id is the delivery id: a receiver drops a repeat (the crash window) by it.
-          const signature = new Webhook(secret.secret!).sign(d.id, at, body);
+          const signature = secrets.signer().sign(d.id, at, body);
           // The URL is sealed with the secret; a row written before URLs were sealed keeps it in config.
           const res = await postJson(secret.url ?? String(d.config.url), body, { 'webhook-id': d.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }, http);
           return httpResult(res.status, res.retryAfterMs);
