@@ -115,7 +115,12 @@ start() {
   if pid_alive && port_open "$port"; then echo "kafka already running"; return 0; fi
   local launched=""
   if ! pid_alive; then
-    if port_open "$port"; then echo "port $port is taken by another process" >&2; return 1; fi
+    # Both: a taken controller port kills the broker at start-up ("Address already in use").
+    local p; for p in "$port" "$cport"; do
+      if port_open "$p"; then
+        echo "port $p is taken by another process:" >&2; ss -Hltnp "sport = :$p" >&2 2>/dev/null || true; return 1
+      fi
+    done
     resolve_jars
     write_config
     format_storage
@@ -134,10 +139,14 @@ start() {
   # logged only once it is. Polling that is cheap; then one real client
   # round-trip (metadata + ApiVersions) proves clients can use it. There is no
   # TopicCommand in kafka_2.13 3.9 (it moved to kafka-tools), hence this class.
-  local deadline=$((SECONDS + 90))   # excludes a cold Maven download
+  # KAFKA_START_TIMEOUT_S: room for a machine so loaded that a JVM takes a minute to start.
+  local timeout="${KAFKA_START_TIMEOUT_S:-90}"
+  local deadline=$((SECONDS + timeout))   # excludes a cold Maven download
   while (( SECONDS < deadline )); do
     if { [[ -n "$launched" ]] && ! launched_alive "$launched"; } || { [[ -z "$launched" ]] && ! pid_alive; }; then
-      echo "kafka died during startup; last 40 lines of $log:" >&2
+      local why="" rc=0
+      if [[ -n "$launched" ]]; then wait "$launched" || rc=$?; why=" (exit status $rc)"; fi
+      echo "kafka died during startup$why; last 40 lines of $log:" >&2
       tail -n 40 "$log" >&2; rm -f "$pidfile"; return 1
     fi
     if grep -q 'Kafka Server started' "$log" 2>/dev/null && port_open "$port" &&
@@ -146,7 +155,10 @@ start() {
     fi
     sleep 0.25
   done
-  echo "kafka did not become ready within 90 s; last 40 lines of $log:" >&2
+  # Which of the two it was waiting for: the broker itself, or a client round trip to it.
+  local seen="it has not logged 'Kafka Server started'"
+  grep -q 'Kafka Server started' "$log" 2>/dev/null && seen="it logged 'Kafka Server started' but no client round trip succeeded"
+  echo "kafka did not become ready within $timeout s (KAFKA_START_TIMEOUT_S): $seen; it is left running (stop it with: $0 stop); last 40 lines of $log:" >&2
   tail -n 40 "$log" >&2; return 1
 }
 

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
-import { freePort } from './processes.ts';
+import { stablePort } from './stable-port.ts';
 import { startPrivateBrokerContainer, usesContainers } from './containers.ts';
 
 const run = promisify(execFile);
@@ -20,19 +20,26 @@ export async function startPrivateBroker(): Promise<{ brokers: string; stop(): P
   if (usesContainers()) return startPrivateBrokerContainer();
   const version = /<kafka.version>(.*)<\/kafka.version>/.exec(readFileSync(join(root, 'deploy/kafka/pom.xml'), 'utf8'))![1]!;
   const sharedState = process.env.PULSEBOARD_STATE_DIR ?? join(homedir(), '.cache/pulseboard');
+  // Not freePort(): its ports are the ones listen(0) hands out, and a test's stop() gives
+  // this one back to that pool until start() binds it again.
+  const port = await stablePort();
   const env = {
     ...process.env,
     PULSEBOARD_STATE_DIR: mkdtempSync(join(tmpdir(), 'pb-broker-')),
     KAFKA_LIB_DIR: join(sharedState, 'kafka', `lib-${version}`),
-    KAFKA_PORT: String(await freePort()),
-    KAFKA_CONTROLLER_PORT: String(await freePort()),
+    KAFKA_PORT: String(port),
+    KAFKA_CONTROLLER_PORT: String(await stablePort([port])),
     KAFKA_HEAP_OPTS: '-Xms128m -Xmx384m',
+    // Not kafka.sh's 90 s: restarts beside a full suite run (load average 30-35 on 2 cores)
+    // took up to 128 s, and 2 of 30 failed at 90 s ("did not become ready", the broker's log
+    // ending in 'Kafka Server started'). Bounded still, and kafka.sh's message comes before ours.
+    KAFKA_START_TIMEOUT_S: '180',
   };
   const script = join(root, 'deploy/kafka.sh');
   const logFile = join(env.PULSEBOARD_STATE_DIR, 'kafka', 'kafka.log');
   const start = async () => {
     try {
-      await run('bash', [script, 'start'], { env, timeout: 120000 });
+      await run('bash', [script, 'start'], { env, timeout: 300_000 });
     } catch (error) {
       // What the script said, and the broker's own log in full: the reason a start failed is in one of them.
       const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
@@ -40,16 +47,22 @@ export async function startPrivateBroker(): Promise<{ brokers: string; stop(): P
       throw new Error(`private broker did not start on ${env.KAFKA_PORT}: ${(error as Error).message.split('\n')[0]}\n--- kafka.sh ---\n${stdout}${stderr}\n--- ${logFile} ---\n${log}`);
     }
   };
-  await start();
+  const destroy = async () => {
+    await run('bash', [script, 'stop'], { env, timeout: 90_000 });
+    await run('rm', ['-rf', env.PULSEBOARD_STATE_DIR]);
+  };
+  // No caller holds it yet to destroy it: a broker that did not get ready must not outlive the error.
+  await start().catch(async (error: unknown) => {
+    await destroy().catch(() => undefined);
+    throw error;
+  });
   return {
     brokers: `127.0.0.1:${env.KAFKA_PORT}`,
     start,
     stop: async () => {
-      await run('bash', [script, 'stop'], { env, timeout: 60000 });
+      // kafka.sh waits up to 30 s for SIGTERM, then 10 s after SIGKILL, for the JVM to exit.
+      await run('bash', [script, 'stop'], { env, timeout: 90_000 });
     },
-    destroy: async () => {
-      await run('bash', [script, 'stop'], { env, timeout: 60000 });
-      await run('rm', ['-rf', env.PULSEBOARD_STATE_DIR]);
-    },
+    destroy,
   };
 }

@@ -1,0 +1,28 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { freePort } from './processes.ts';
+import { ephemeralRange, stablePort } from './stable-port.ts';
+
+const listenOn = (port: number) =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const bound = (server.address() as { port: number }).port;
+      server.close(() => resolve(bound));
+    });
+  });
+
+describe('stablePort: a port a stopped server gets back on start', () => {
+  it('lies outside the range listen(0) and outgoing connections draw from, where freePort() ports lie', async () => {
+    const { low, high } = ephemeralRange();
+    for (let i = 0; i < 20; i++) {
+      const port = await stablePort();
+      expect(port < low || port > high, `${port} in ${low}-${high}`).toBe(true);
+      expect(await listenOn(port)).toBe(port);
+    }
+    // The contrast that makes it matter: what freePort() hands out, any later listen(0) may be handed too.
+    const shared = await freePort();
+    expect(shared >= low && shared <= high).toBe(true);
+  });
+});
