@@ -28,6 +28,11 @@ t=$SECONDS
 bash tests/compose/smoke.sh
 echo "compose smoke: $((SECONDS - t)) s"
 
+# The global setup loads workspace packages through their compiled entry (dist/): deploy/test.sh
+# builds them first, and so does this path, which a fresh clone may run alone (it failed with
+# "Failed to resolve entry for package @pulseboard/db" without). Incremental after deploy/test.sh.
+bash deploy/build.sh
+
 t=$SECONDS
 # Ryuk (testcontainers' reaper) is an image from Docker Hub; the suite's teardown stops its containers itself.
 TEST_INFRA=containers TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}" \
