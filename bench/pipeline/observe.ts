@@ -23,10 +23,12 @@ export interface Arrivals {
   notified: Map<number, number>;
   /** event id → [partition, offset] on the events topic. */
   position: Map<number, [number, number]>;
+  /** event id → its record's create time on the events topic (the gateway's produce, just before its 201). */
+  produced: Map<number, number>;
 }
 
 export class Observer {
-  readonly arrivals: Arrivals = { change: new Map(), ws: new Map(), notified: new Map(), position: new Map() };
+  readonly arrivals: Arrivals = { change: new Map(), ws: new Map(), notified: new Map(), position: new Map(), produced: new Map() };
   /** Per partition: successive [time, next_offset] of the store's offsets, as polled. */
   private readonly storedHistory = new Map<number, [number, number][]>();
   private consumers: ReturnType<Kafka['consumer']>[] = [];
@@ -69,7 +71,9 @@ export class Observer {
       eachBatch: async ({ batch }) => {
         for (const m of batch.messages) {
           const id = Number(m.headers?.['pb-event-id']?.toString());
-          if (Number.isFinite(id)) this.arrivals.position.set(id, [batch.partition, Number(m.offset)]);
+          if (!Number.isFinite(id)) continue;
+          this.arrivals.position.set(id, [batch.partition, Number(m.offset)]);
+          this.arrivals.produced.set(id, Number(m.timestamp));
         }
       },
     });
@@ -87,6 +91,8 @@ export class Observer {
     this.consumers = [events, changes];
 
     this.db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    // Its Postgres stops at the end of the run; an idle client's error then must not end the process.
+    this.db.on('error', () => undefined);
     const poll = async () => {
       const { rows } = await this.db!.query<{ partition: number; next_offset: string }>('SELECT partition, next_offset FROM store_offsets WHERE topic = $1', [TOPIC_EVENTS]);
       const at = Date.now();

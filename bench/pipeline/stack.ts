@@ -1,7 +1,10 @@
 /**
  * The five services of a checkout (this one, or another: a git worktree of an
  * older commit for a before/after series), each in its own process from its
- * sources, on the run's private infrastructure.
+ * sources, on the run's private infrastructure; one instance of each unless
+ * `instances` asks for more (bench:scale-out): each instance has its own
+ * Kafka client id (`bench-<service>-<n>`, how the lag is told apart per
+ * instance) and each gateway its own port.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,9 +20,14 @@ export type Service = (typeof SERVICES)[number];
 
 export interface Stack {
   gateway: string;
+  /** Every gateway instance's base URL (the first is `gateway`). */
+  gateways: string[];
   broadcast: string;
   adminToken: string;
+  /** The first instance of each service. */
   pids(): Record<Service, number>;
+  /** `<service>-<n>` → pid, every instance. */
+  instancePids(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -27,7 +35,7 @@ export async function migrate(checkout: string, databaseUrl: string): Promise<vo
   await run(process.execPath, [...SOURCE, 'packages/db/src/migrate-cli.ts'], { cwd: checkout, env: { ...process.env, DATABASE_URL: databaseUrl } });
 }
 
-function spawnOne(checkout: string, service: Service, env: Record<string, string>, nodeArgs: string[]): Promise<ChildProcess> {
+function spawnOne(checkout: string, service: Service, env: Record<string, string>, nodeArgs: string[], label: string = service): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...nodeArgs, ...SOURCE, join('services', service, 'src/main.ts')], { cwd: checkout, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   let started = false;
@@ -37,19 +45,26 @@ function spawnOne(checkout: string, service: Service, env: Record<string, string
       if (logs.push(line) > 200) logs.shift();
       if (line.includes(`"event":"${service.replaceAll('-', '_')}_started"`)) started = true;
       // Errors during the run are worth seeing; info lines are not.
-      else if (started && /"level":(50|60)/.test(line)) console.error(`[${service}] ${line.slice(0, 400)}`);
+      // (kafkajs logs a heartbeat answered "rebalancing" as an error: expected whenever an instance joins.)
+      else if (started && /"level":(50|60)/.test(line) && !line.includes('The group is rebalancing')) console.error(`[${label}] ${line.slice(0, 400)}`);
     }
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   return waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`${service} exited ${child.exitCode}:\n${logs.slice(-30).join('\n')}`)) : false), {
     timeoutMs: 120_000,
-    what: `${service} to start`,
+    what: `${label} to start`,
   }).then(() => child);
 }
 
-export async function startStack(checkout: string, infra: Infra, options: { profileDir?: string; env?: Record<string, string> } = {}): Promise<Stack> {
-  const gatewayPort = await freePort();
+export async function startStack(
+  checkout: string,
+  infra: Infra,
+  options: { profileDir?: string; env?: Record<string, string>; instances?: Partial<Record<Service, number>> } = {},
+): Promise<Stack> {
+  const gatewayPorts: number[] = [];
+  for (let i = 0; i < (options.instances?.gateway ?? 1); i++) gatewayPorts.push(await freePort());
+  const gatewayPort = gatewayPorts[0]!;
   const broadcastPort = await freePort();
   const adminToken = randomBytes(24).toString('hex');
   const env: Record<string, string> = {
@@ -75,17 +90,30 @@ export async function startStack(checkout: string, infra: Infra, options: { prof
     DEFAULT_MONTHLY_QUOTA: '1000000000',
     ...options.env,
   };
-  const children = new Map<Service, ChildProcess>();
-  // Start order as deploy/services.txt: the gateway creates the topics the others read.
+  const children = new Map<string, ChildProcess>();
+  const first = new Map<Service, ChildProcess>();
+  // Start order as deploy/services.txt: the gateway creates the topics the others read. A service's
+  // first instance starts alone (it creates what its later instances find), the rest together.
   for (const service of SERVICES) {
-    const nodeArgs = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(options.profileDir, service)] : [];
-    children.set(service, await spawnOne(checkout, service, env, nodeArgs));
+    const count = options.instances?.[service] ?? 1;
+    const one = async (i: number) => {
+      const label = count === 1 ? service : `${service}-${i + 1}`;
+      const nodeArgs = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(options.profileDir, label)] : [];
+      const own = count === 1 ? {} : { KAFKA_CLIENT_ID: `bench-${label}`, ...(service === 'gateway' ? { GATEWAY_PORT: String(gatewayPorts[i]) } : {}) };
+      const child = await spawnOne(checkout, service, { ...env, ...own }, nodeArgs, label);
+      children.set(label, child);
+      if (i === 0) first.set(service, child);
+    };
+    await one(0);
+    await Promise.all(Array.from({ length: count - 1 }, (_, i) => one(i + 1)));
   }
   return {
     gateway: `http://127.0.0.1:${gatewayPort}`,
+    gateways: gatewayPorts.map((port) => `http://127.0.0.1:${port}`),
     broadcast: `ws://127.0.0.1:${broadcastPort}`,
     adminToken,
-    pids: () => Object.fromEntries(SERVICES.map((s) => [s, children.get(s)!.pid!])) as Record<Service, number>,
+    pids: () => Object.fromEntries(SERVICES.map((s) => [s, first.get(s)!.pid!])) as Record<Service, number>,
+    instancePids: () => Object.fromEntries([...children].map(([label, child]) => [label, child.pid!])),
     stop: async () => {
       await Promise.all(
         [...children.values()].map(
