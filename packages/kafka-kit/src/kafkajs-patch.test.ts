@@ -180,4 +180,64 @@ describe('the kafkajs record encoder patch', () => {
       expect((await produceV3(args).encode()).buffer.equals((await produceV3.encodeGeneric!(args)).buffer)).toBe(true);
     });
   });
+
+  describe('request queue', () => {
+    // kafkajs issues 1556/1704: after any response the queue re-armed a pending-requests check every
+    // 1 ms for as long as the connection lived, with nothing pending: a busy timer on every idle
+    // connection. Patched, it arms one only while a request waits; waiting requests still go out.
+    interface Queue {
+      push(request: { entry: object; expectResponse: boolean; sendRequest: () => void }): void;
+      fulfillRequest(response: { correlationId: number; payload: Buffer | null; size: number }): void;
+      maybeThrottle(ms: number | null): void;
+    }
+    const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as new (options: object) => Queue;
+    const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const newQueue = (maxInFlightRequests: number | null) => new RequestQueue({ maxInFlightRequests, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'test', broker: 'b:9092', logger: quiet });
+    const sent: number[] = [];
+    const request = (correlationId: number) => ({
+      entry: { correlationId, apiKey: 1, apiName: 'Fetch', apiVersion: 11, resolve: () => undefined, reject: () => undefined },
+      expectResponse: true,
+      sendRequest: () => void sent.push(correlationId),
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+      sent.length = 0;
+    });
+
+    it('leaves no timer behind once nothing is pending', () => {
+      vi.useFakeTimers();
+      const queue = newQueue(null);
+      queue.push(request(1));
+      queue.fulfillRequest({ correlationId: 1, payload: null, size: 0 });
+      expect(sent).toEqual([1]);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('still sends a request that waited for an in-flight slot, and then stops checking', () => {
+      vi.useFakeTimers();
+      const queue = newQueue(1);
+      queue.push(request(1));
+      queue.push(request(2));
+      expect(sent).toEqual([1]);
+      queue.fulfillRequest({ correlationId: 1, payload: null, size: 0 });
+      expect(sent).toEqual([1, 2]);
+      vi.advanceTimersByTime(100);
+      queue.fulfillRequest({ correlationId: 2, payload: null, size: 0 });
+      vi.advanceTimersByTime(100);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('still sends a request held back by client-side throttling when the throttle ends', () => {
+      vi.useFakeTimers();
+      const queue = newQueue(null);
+      queue.maybeThrottle(50);
+      queue.push(request(3));
+      expect(sent).toEqual([]);
+      vi.advanceTimersByTime(60);
+      expect(sent).toEqual([3]);
+      queue.fulfillRequest({ correlationId: 3, payload: null, size: 0 });
+      vi.advanceTimersByTime(100);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+  });
 });
