@@ -124,7 +124,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const stopHeartbeat = startHeartbeat(() => connections, env.BROADCAST_HEARTBEAT_MS);
 
   // User tokens every REVALIDATE_MS (not on the feed); everything the feed carries every CONTROL_POLL_MS, a safety net.
-  const stopPolls = startRevalidationPolls(revalidator, () => tiles.refreshAll(), { usersMs: env.BROADCAST_REVALIDATE_MS, allMs: env.BROADCAST_CONTROL_POLL_MS });
+  const stopPolls = startRevalidationPolls(revalidator, () => void tiles.refreshAll(), { usersMs: env.BROADCAST_REVALIDATE_MS, allMs: env.BROADCAST_CONTROL_POLL_MS });
 
   const address = await app.listen({ port: env.BROADCAST_PORT, host: env.BROADCAST_HOST });
   logger.info({ event: 'broadcast_started', address, topic: env.TOPIC_TILE_CHANGES, group: feed.groupId });

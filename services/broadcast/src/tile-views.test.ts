@@ -10,6 +10,7 @@ const tile = (id: number, name = `T${id}`): DashboardTile => ({ tile_id: id, til
 function setup() {
   let current: DashboardTiles = { revision: 3, tiles: [tile(1)] };
   let reads = 0;
+  let revisionReads = 0;
   let release: (() => void) | undefined;
   const sent: { project: string; message: any }[] = [];
   const views = new TileViews({
@@ -22,6 +23,10 @@ function setup() {
       await new Promise<void>((resolve) => (release = resolve));
       return current;
     },
+    revisions: async (_pool, projects) => {
+      revisionReads++;
+      return new Map(projects.filter((p) => p === 'p').map((p) => [p, current.revision]));
+    },
   });
   const settle = () => new Promise((r) => setTimeout(r, 0));
   return {
@@ -30,6 +35,7 @@ function setup() {
     settle,
     set: (next: DashboardTiles) => (current = next),
     reads: () => reads,
+    revisionReads: () => revisionReads,
     hold: () => (release = () => undefined),
     releaseRead: () => release?.(),
   };
@@ -76,5 +82,25 @@ describe('tile views from the control feed', () => {
     t.views.changed('p', 6);
     await t.settle();
     expect(t.sent).toHaveLength(1);
+  });
+
+  it('the safety poll reads all revisions in one statement and the tiles only of a project that moved (a lost message)', async () => {
+    const t = setup();
+    await t.views.watch('p');
+    await t.views.watch('gone');
+    expect(t.reads()).toBe(2);
+    await t.views.refreshAll();
+    await t.settle();
+    expect(t.revisionReads()).toBe(1);
+    expect(t.reads()).toBe(2);
+    expect(t.sent).toHaveLength(0);
+
+    // A tile added whose control message never arrived: the next poll sends it.
+    t.set({ revision: 4, tiles: [tile(1), tile(2)] });
+    await t.views.refreshAll();
+    await t.settle();
+    expect(t.revisionReads()).toBe(2);
+    expect(t.reads()).toBe(3);
+    expect(t.sent.map((s) => [s.project, s.message.type, s.message.revision])).toEqual([['p', 'tile_added', 4]]);
   });
 });

@@ -4,8 +4,9 @@ import type { NotificationOutcome } from '@pulseboard/contracts';
 import { nextDelayMs } from './backoff.ts';
 import type { NotificationEnv } from './env.ts';
 import type { NotificationMetrics } from './metrics.ts';
+import { NextPoll } from './next-poll.ts';
 import { OpenedSecretsCache } from './opened-secrets.ts';
-import { claimDue, markDelivered, markFailed, markRetry, type DueDelivery } from './repository.ts';
+import { claimDue, markDelivered, markFailed, markRetry, nextDueInMs, type DueDelivery } from './repository.ts';
 import type { DeliveryContent, SendResult, Senders } from './senders.ts';
 
 export interface DispatcherDeps {
@@ -24,13 +25,18 @@ export interface DispatcherDeps {
  * Sends deliveries. New ones are sent as soon as they are written, already
  * claimed (`sendClaimed`, at most NOTIFY_CONCURRENCY x NOTIFY_WORKERS at once: the consumers
  * wait for room); retries and deliveries whose sender died come from the
- * schedule in Postgres, claimed NOTIFY_CONCURRENCY at a time and polled every
+ * schedule in Postgres, claimed NOTIFY_CONCURRENCY at a time. The schedule is
+ * read when something in it falls due, not on a fixed beat: at the time of a
+ * retry this instance scheduled, and after each read at the next due time it
+ * holds (no sooner than NOTIFY_POLL_MS, no later than NOTIFY_IDLE_POLL_MS,
+ * which bounds how late another instance's orphaned work is picked up). An
+ * idle service reads it every NOTIFY_IDLE_POLL_MS instead of every
  * NOTIFY_POLL_MS. A batch's successes are recorded while the next one is
  * sent; a crash before they are recorded sends them once more when their
  * lease ends (the same webhook-id).
  */
 export class Dispatcher {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly nextPoll: NextPoll;
   private running: Promise<void> | undefined;
   /** Results being written, one batch after the other. */
   private recording: Promise<void> = Promise.resolve();
@@ -44,15 +50,11 @@ export class Dispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.secrets = new OpenedSecretsCache({ current: deps.env.SECRETS_KEY, previous: deps.env.SECRETS_KEY_PREVIOUS });
+    this.nextPoll = new NextPoll(() => this.wake(), { minMs: deps.env.NOTIFY_POLL_MS, maxMs: deps.env.NOTIFY_IDLE_POLL_MS });
   }
 
   start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.wake();
-      this.timer = setTimeout(tick, this.deps.env.NOTIFY_POLL_MS);
-    };
-    tick();
+    this.wake();
   }
 
   wake(): void {
@@ -69,8 +71,18 @@ export class Dispatcher {
         if (this.again) {
           this.again = false;
           this.wake();
-        }
+        } else void this.planNextRead();
       });
+  }
+
+  /** The schedule is drained: read it again when its next delivery falls due (bounded by NextPoll). */
+  private async planNextRead(): Promise<void> {
+    if (this.stopped) return;
+    const dueInMs = await nextDueInMs(this.deps.pool).catch((error: unknown) => {
+      this.deps.logger.warn({ event: 'dispatch_next_due_failed', err: error });
+      return 0; // read again after NOTIFY_POLL_MS, as before
+    });
+    this.nextPoll.afterRead(dueInMs);
   }
 
   /**
@@ -172,6 +184,8 @@ export class Dispatcher {
         status = 'failed';
       } else {
         await markRetry(pool, d.id, result.error, result.status, delay);
+        // This instance reads the schedule when the retry falls due (others within NOTIFY_IDLE_POLL_MS, if it dies).
+        this.nextPoll.planAt(Date.now() + delay);
         status = 'pending';
       }
       logger.info({ event: givesUp ? 'delivery_failed' : 'delivery_retry_scheduled', delivery_id: d.id, attempts, error: result.error, detail: result.detail, retry_in_ms: givesUp ? undefined : delay });
@@ -183,7 +197,7 @@ export class Dispatcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.nextPoll.stop();
     await this.running;
     await Promise.all(this.sending);
     await this.recording;

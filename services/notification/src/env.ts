@@ -19,7 +19,10 @@ const properties = {
   NOTIFY_RETRY_FOR_MS: { type: 'integer', minimum: 0, default: 86400000 },
   // A claimed delivery is tried again after this if its sender died mid-send (the crash window).
   NOTIFY_LEASE_MS: { type: 'integer', minimum: 100, default: 30000 },
+  // The delivery schedule is read when its next delivery falls due, at most every NOTIFY_POLL_MS, and at least
+  // every NOTIFY_IDLE_POLL_MS (how late a crashed instance's retries are picked up by another, past their time).
   NOTIFY_POLL_MS: { type: 'integer', minimum: 10, default: 200 },
+  NOTIFY_IDLE_POLL_MS: { type: 'integer', minimum: 10, default: 5000 },
   // Deliveries sent at once per instance: new ones (written already claimed), and again per claim of due retries.
   NOTIFY_CONCURRENCY: { type: 'integer', minimum: 1, default: 128 },
   // Claim-send-record loops side by side (bench:notify capacity on 2 cores: 1 → 5.1k, 2 → 6.1k, 3 → 5.6k deliveries/s).

@@ -98,6 +98,15 @@ export async function claimDue(pool: Pool, limit: number, leaseMs: number): Prom
   return withServices(pool, rows);
 }
 
+/** How long until the next pending delivery falls due (0 if one is due now), or undefined when none is pending. */
+export async function nextDueInMs(pool: Pool): Promise<number | undefined> {
+  const { rows } = await pool.query<{ ms: number | null }>(
+    `SELECT greatest(0, extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms FROM notification_deliveries WHERE status = 'pending'`,
+  );
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? undefined : Math.ceil(ms);
+}
+
 /** Records successful tries, many in one statement. */
 export async function markDelivered(pool: Pool, delivered: readonly { id: string; responseStatus: number | null }[]): Promise<void> {
   if (delivered.length === 0) return;
