@@ -167,7 +167,11 @@ async function main(): Promise<void> {
       const started = Date.now();
       const before = cpuNow(pids);
       let driven: Driven | undefined;
-      if (kind === 'idle') await new Promise((r) => setTimeout(r, Number(args['idle-seconds']) * 1000));
+      if (kind === 'idle') {
+        observer.storedPollPaused = true;
+        await new Promise((r) => setTimeout(r, Number(args['idle-seconds']) * 1000));
+        observer.storedPollPaused = false;
+      }
       else if (kind === 'ingest' || kind === 'webhook') {
         driven = await driver.run(rate, SECONDS, kind === 'ingest' ? 1 : 100);
         await waitDrained();

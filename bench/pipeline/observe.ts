@@ -37,6 +37,8 @@ export class Observer {
   private poller?: NodeJS.Timeout;
   private db?: pg.Pool;
   private stopped = false;
+  /** The stored-offsets poll (50 a second) is the bench's own load on Postgres: off while nothing is sent (the idle phase). */
+  storedPollPaused = false;
   receiverUrl = '';
 
   async startReceiver(): Promise<void> {
@@ -94,6 +96,7 @@ export class Observer {
     // Its Postgres stops at the end of the run; an idle client's error then must not end the process.
     this.db.on('error', () => undefined);
     const poll = async () => {
+      if (this.storedPollPaused) return;
       const { rows } = await this.db!.query<{ partition: number; next_offset: string }>('SELECT partition, next_offset FROM store_offsets WHERE topic = $1', [TOPIC_EVENTS]);
       const at = Date.now();
       for (const row of rows) {
