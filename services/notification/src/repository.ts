@@ -100,11 +100,12 @@ export async function claimDue(pool: Pool, limit: number, leaseMs: number): Prom
 
 /** How long until the next pending delivery falls due (0 if one is due now), or undefined when none is pending. */
 export async function nextDueInMs(pool: Pool): Promise<number | undefined> {
+  // NULL when nothing is pending (greatest() would turn that NULL into 0: due now, a poll every NOTIFY_POLL_MS).
   const { rows } = await pool.query<{ ms: number | null }>(
-    `SELECT greatest(0, extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms FROM notification_deliveries WHERE status = 'pending'`,
+    `SELECT (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms FROM notification_deliveries WHERE status = 'pending'`,
   );
   const ms = rows[0]?.ms;
-  return ms === null || ms === undefined ? undefined : Math.ceil(ms);
+  return ms === null || ms === undefined ? undefined : Math.max(0, Math.ceil(ms));
 }
 
 /** Records successful tries, many in one statement. */
