@@ -28,11 +28,18 @@ export class ScaleDriver {
   private turn = 0;
   private gatewayTurn = 0;
 
-  /** Project 0 is the hot one. */
+  /** `<project index>:<n>` of every event not answered 201 (refused, or lost on the network). */
+  readonly refused = new Set<string>();
+
+  /**
+   * Project 0 is the hot one. `skip`: events another run refused, left out
+   * here (their place in the sequence kept), so both runs hold the same events.
+   */
   constructor(
     private readonly gateways: string[],
     private readonly projects: Project[],
     private readonly base: number,
+    private readonly skip: ReadonlySet<string> = new Set(),
   ) {
     this.counters = projects.map(() => 0);
   }
@@ -60,15 +67,22 @@ export class ScaleDriver {
     const send = (p: number) => {
       const project = this.projects[p]!;
       const n = this.counters[p]!++;
+      if (this.skip.has(`${p}:${n}`)) return;
       const body = { ...eventBody(project.projectKey, n), timestamp: new Date(this.base + n).toISOString() };
       const gateway = this.gateways[this.gatewayTurn++ % this.gateways.length]!;
       const request = this.poster
         .post(`${gateway}/ingest`, { authorization: `Bearer ${project.apiKey}` }, body)
         .then((res) => {
-          if (res.status !== 201) return note(String(res.status));
+          if (res.status !== 201) {
+            this.refused.add(`${p}:${n}`);
+            return note(String(res.status));
+          }
           answered.set(res.body.event_id as number, [Date.now(), p]);
         })
-        .catch(() => note('network'))
+        .catch(() => {
+          this.refused.add(`${p}:${n}`);
+          note('network');
+        })
         .finally(() => inFlight.delete(request));
       inFlight.add(request);
     };
