@@ -107,6 +107,33 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     }
   });
 
+  it('commits offsets by time, not per batch, and commits what was handled when it stops', async () => {
+    const topic = `${testTopicPrefix()}${uniqueName('batch')}`;
+    const groupId = uniqueName('g');
+    await ensureTopics(kafka, [{ topic, numPartitions: 2 }]);
+    const handled = new Set<string>();
+    const consumer = await consume(topic, { groupId, commitIntervalMs: 60_000, handle: async (messages) => messages.map((m) => (handled.add(m.value), OK)) });
+    let commits = 0;
+    consumer.consumer.on(consumer.consumer.events.REQUEST, ({ payload }) => void (payload.apiName === 'OffsetCommit' && commits++));
+    // One message at a time, each its own fetch and batch: kafkajs' autoCommit would commit after every one.
+    for (let i = 0; i < 12; i++) {
+      await producer.send(topic, { key: `k${i}`, value: `m${i}` });
+      await waitFor(() => handled.has(`m${i}`), { timeoutMs: 10000, what: `m${i} handled` });
+    }
+    expect(commits).toBe(0);
+    await consumer.stop();
+    expect(commits).toBe(1);
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      const ends = await admin.fetchTopicOffsets(topic);
+      expect(ends.map((end) => committed!.partitions.find((p) => p.partition === end.partition)?.offset)).toEqual(ends.map((end) => end.high));
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
   it('stop() ends a backoff at once instead of waiting it out', async () => {
     const topic = `${testTopicPrefix()}${uniqueName('batch')}`;
     await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);

@@ -46,9 +46,9 @@ export interface BatchConsumerOptions<T> {
   heartbeatIntervalMs?: number;
   maxBytesPerPartition?: number;
   /**
-   * Offsets are committed by time, at most this often (kafkajs commits what was resolved, so never
-   * past a batch whose effects are not durable; also when the consumer stops or the group
-   * rebalances); 0: after every batch. A crash repeats at most this long's batches, as at least once allows.
+   * Offsets are committed by time, at most this often (only offsets of batches whose effects are
+   * durable; also when the consumer stops), one OffsetCommit for all partitions; 0: after every
+   * batch. A crash repeats at most this long's batches, as at least once allows.
    */
   commitIntervalMs?: number;
   /** Time-bounded batching: a fetch that brought messages is followed by the next no sooner than this after it began (see FetchPacer); 0: at once. */
@@ -95,29 +95,58 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
   const commitIntervalMs = options.commitIntervalMs ?? 1000;
+  // Our own commits, not kafkajs' autoCommit: kafkajs commits after every batch whatever its
+  // autoCommitInterval says (runner.autoCommitOffsets), one OffsetCommit round trip per batch,
+  // which at a low rate is one per message. Here a partition's offset waits in `uncommitted`
+  // (set only once the batch's effects are durable) for the timer, or for stop().
+  const uncommitted = new Map<number, string>();
+  const commitPending = async (): Promise<void> => {
+    if (uncommitted.size === 0) return;
+    const offsets = [...uncommitted].map(([partition, offset]) => ({ topic, partition, offset }));
+    uncommitted.clear();
+    await consumer.commitOffsets(offsets).catch((error: unknown) => logger.warn({ event: 'kafka_commit_failed', topic, partitions: offsets.map((o) => o.partition), err: error }));
+  };
+  const commitTimer = commitIntervalMs > 0 ? setInterval(() => void commitPending(), commitIntervalMs) : undefined;
+  commitTimer?.unref();
+  // A rebalance can move a partition away before the timer commits it: its new owner repeats at most
+  // that interval's batches (at least once; the handlers deduplicate). What is pending for a partition
+  // no longer ours is dropped, never committed by a member that no longer owns it.
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    const assigned = new Set(payload.memberAssignment[topic] ?? []);
+    for (const partition of [...uncommitted.keys()]) if (!assigned.has(partition)) uncommitted.delete(partition);
+  });
+  const inFlight = new Set<Promise<void>>();
   await consumer.run({
-    autoCommit: commitIntervalMs > 0,
-    ...(commitIntervalMs > 0 ? { autoCommitInterval: commitIntervalMs } : {}),
+    autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
-      if (batch.messages.length === 0) return;
+      if (batch.messages.length === 0 || stopping) return;
       // Rebalanced away or stopping: another owner (or the next start) redoes it.
       const live = () => isRunning() && !isStale() && !stopping;
-      const decoded: ConsumedMessage<T>[] = [];
-      const letters: DeadLetter[] = [];
-      for (const raw of batch.messages) {
-        const result = options.decode(raw.value, raw.headers);
-        const message: ConsumedMessage<T> = { topic: batch.topic, partition: batch.partition, offset: raw.offset, key: raw.key, raw, value: undefined as T };
-        if (result.ok) decoded.push({ ...message, value: result.value });
-        else letters.push({ message, code: result.code, reason: result.message });
+      const work = (async () => {
+        const decoded: ConsumedMessage<T>[] = [];
+        const letters: DeadLetter[] = [];
+        for (const raw of batch.messages) {
+          const result = options.decode(raw.value, raw.headers);
+          const message: ConsumedMessage<T> = { topic: batch.topic, partition: batch.partition, offset: raw.offset, key: raw.key, raw, value: undefined as T };
+          if (result.ok) decoded.push({ ...message, value: result.value });
+          else letters.push({ message, code: result.code, reason: result.message });
+        }
+        const last = batch.messages[batch.messages.length - 1]!;
+        const nextOffset = (BigInt(last.offset) + 1n).toString();
+        const done = await runBatch({ partition: batch.partition, messages: decoded, letters, nextOffset: BigInt(nextOffset), live, heartbeat });
+        if (!done) return;
+        resolveOffset(last.offset);
+        if (commitIntervalMs === 0) await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: nextOffset }]);
+        else uncommitted.set(batch.partition, nextOffset);
+      })();
+      inFlight.add(work);
+      try {
+        await work;
+      } finally {
+        inFlight.delete(work);
       }
-      const last = batch.messages[batch.messages.length - 1]!;
-      const done = await runBatch({ partition: batch.partition, messages: decoded, letters, nextOffset: BigInt(last.offset) + 1n, live, heartbeat });
-      if (!done) return;
-
-      resolveOffset(last.offset);
-      if (commitIntervalMs === 0) await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
       await heartbeat();
       await pacer.pace(live);
     },
@@ -128,6 +157,11 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
     async stop() {
       if (stopping) return;
       stopping = true;
+      clearInterval(commitTimer);
+      // The batches in hand finish (their effects durable), and their offsets are committed while
+      // this member is still in the group; kafkajs' stop() leaves it.
+      await Promise.allSettled([...inFlight]);
+      await commitPending();
       await consumer.stop();
       await consumer.disconnect();
     },

@@ -16,6 +16,13 @@ export class PartitionLocks {
     return next;
   }
 
+  /** Runs `work` holding every one of `partitions`' turns, taken in ascending order (two callers never wait on each other in a circle). */
+  runAll<R>(partitions: readonly number[], work: () => Promise<R>): Promise<R> {
+    const sorted = [...new Set(partitions)].sort((a, b) => a - b);
+    const hold = (i: number): Promise<R> => (i === sorted.length ? work() : this.run(sorted[i]!, () => hold(i + 1)));
+    return hold(0);
+  }
+
   /** Resolves when the work queued so far has finished. */
   async idle(): Promise<void> {
     await Promise.all([...this.tails.values()]);

@@ -302,4 +302,86 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     // Without pacing about one transaction each (40); paced, the 2 s of sending fill a few.
     expect(transactions).toBeLessThan(12);
   });
+
+  /** The test pool, counting the transactions its clients commit. */
+  function countingCommits(): { pool: pg.Pool; commits: () => number } {
+    let commits = 0;
+    const counting = {
+      query: pool.query.bind(pool),
+      connect: async () => {
+        const client = await pool.connect();
+        return new Proxy(client, {
+          get(target, property) {
+            if (property === 'query') return (text: unknown, ...rest: unknown[]) => (text === 'COMMIT' && commits++, (target.query as (...a: unknown[]) => unknown)(text, ...rest));
+            const value = Reflect.get(target, property) as unknown;
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        });
+      },
+    } as unknown as pg.Pool;
+    return { pool: counting, commits: () => commits };
+  }
+
+  it('applies the batches of one fetch (several partitions) in one transaction, each message once and in order per partition', async () => {
+    const topic = await topicWith([], 6);
+    const { pool: counted, commits } = countingCommits();
+    const handled: number[] = [];
+    await start(topic, uniqueName('together'), {
+      pool: counted,
+      gatherMs: 300,
+      handle: async (tx, messages, claim) => {
+        handled.push(claim.partition);
+        for (const m of messages) await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, `${claim.partition}:${m.value}`]);
+        return { outcomes: messages.map(() => OK) };
+      },
+    });
+    // A message on every partition first: each is claimed (a transaction of its own) before the count starts.
+    const keys = Array.from({ length: 12 }, (_, i) => `key-${i}`);
+    await produce(topic, keys.map((key) => ({ key, value: `first-${key}` })));
+    await waitLogged(async () => (await appliedValues(topic)).length === 12, { timeoutMs: 30000, what: 'the first messages', state: async () => commits() });
+    const before = { commits: commits(), handled: handled.length };
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    // One message at a time over 12 keys (all six partitions), spaced: each fetch finds a few partitions with messages.
+    const sent = Array.from({ length: 48 }, (_, i) => ({ key: `key-${i % 12}`, value: `v${i}` }));
+    for (const message of sent) {
+      await producer.send({ topic, messages: [message] });
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await producer.disconnect();
+    await waitLogged(async () => (await appliedValues(topic)).length === 60, { timeoutMs: 30000, what: 'every message', state: async () => commits() });
+    const rows = (await pool.query<{ value: string; offset: string }>(`SELECT value, "offset"::text FROM ${applied} WHERE topic = $1`, [topic])).rows;
+    expect(new Set(rows.map((r) => r.value.split(':')[1])).size).toBe(60);
+    for (let partition = 0; partition < 6; partition++) {
+      const mine = rows.filter((r) => r.value.startsWith(`${partition}:`)).map((r) => Number(r.offset));
+      expect(mine, `partition ${partition} in offset order`).toEqual([...mine].sort((a, b) => a - b));
+    }
+    const batches = handled.length - before.handled;
+    const transactions = commits() - before.commits;
+    // One partition's batch per transaction would make them equal.
+    expect(batches).toBeGreaterThanOrEqual(6);
+    expect(transactions).toBeLessThan(batches / 2);
+  });
+
+  it('a fetch whose batch in one partition fails is applied partition by partition: the bad message alone is dropped, the rest applied once', async () => {
+    const topic = await topicWith([], 4);
+    const dropped: string[] = [];
+    const consumer = await start(topic, uniqueName('together-bad'), {
+      gatherMs: 200,
+      onDrop: ({ reason }) => dropped.push(reason.split(':')[0]!),
+      handle: async (tx, messages) => {
+        for (const m of messages) {
+          if (m.value === 'poison') throw new Error('a bug this message triggers');
+          await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
+        }
+        return { outcomes: messages.map(() => OK) };
+      },
+    });
+    const values = Array.from({ length: 24 }, (_, i) => (i === 13 ? 'poison' : `v${i}`));
+    await produce(topic, values.map((value, i) => ({ key: `key-${i % 8}`, value })));
+    await waitLogged(async () => (await appliedValues(topic)).length === 23, { timeoutMs: 30000, what: 'the 23 good messages', state: async () => dropped });
+    expect((await appliedValues(topic)).sort()).toEqual(values.filter((v) => v !== 'poison').sort());
+    expect(dropped).toEqual(['handler_failed']);
+    await consumer.stop();
+  });
 });

@@ -8,6 +8,7 @@ import type { Outcome } from './outcome.ts';
 import { PartitionLocks } from './partition-locks.ts';
 import type { DeadLetter, DeadLetterTarget } from './dead-letters.ts';
 import { createBatchRunner, sleepWithHeartbeat, type Attempt } from './batch-runner.ts';
+import { TurnGatherer } from './turn-gatherer.ts';
 
 /**
  * A partition this instance owns, proven by `epoch`: every transaction that
@@ -71,6 +72,15 @@ export interface StateConsumerOptions<T> {
   kafkaCommitIntervalMs?: number;
   /** Time-bounded batching: a fetch that brought messages is followed by the next no sooner than this after it began (see FetchPacer); 0: at once. */
   gatherMs?: number;
+  /**
+   * The batches of one fetch (one per partition) applied in one transaction (default true): each
+   * partition's offsets row checked and moved, then the handler once per partition, one commit. At a
+   * low rate a fetch holds about one message per partition, so this divides transactions (and their
+   * commits, locks and round trips) by the partitions that had messages. A fetch whose batches are
+   * not all plain (a partition to claim or rewind, an undecodable message, an outcome other than ok,
+   * any error) is applied partition by partition instead, exactly as with this off.
+   */
+  combinePartitions?: boolean;
 }
 
 export interface RunningStateConsumer {
@@ -261,12 +271,79 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
     return { decoded, letters };
   }
 
+  /** One partition's batch of a fetch, offered to the fetch's shared transaction. */
+  interface Offered {
+    partition: number;
+    messages: KafkaMessage[];
+    nextOffset: bigint;
+    isLive: () => boolean;
+  }
+  /** Why a shared transaction was given up: every batch of the fetch is then applied on its own. */
+  class NotPlain extends Error {}
+
+  /**
+   * Applies a fetch's plain batches in one transaction; answers per batch whether it was applied
+   * (true) or is left to the partition-by-partition path (false). Memory learns the new states only
+   * after the commit, as with one transaction per partition.
+   */
+  async function applyTogether(offered: Offered[]): Promise<boolean[]> {
+    if (offered.length < 2) return offered.map(() => false);
+    const answers = offered.map(() => false);
+    await locks.runAll(offered.map((o) => o.partition), async () => {
+      const plain: { index: number; claim: PartitionClaim; decoded: ConsumedMessage<T>[]; nextOffset: bigint }[] = [];
+      offered.forEach((o, index) => {
+        const claim = claims.get(o.partition);
+        if (claim === undefined || !o.isLive() || stopping) return;
+        const first = BigInt(o.messages[0]!.offset);
+        if (claim.nextOffset >= 0n && first > claim.nextOffset) return;
+        const { decoded, letters } = decodeAll(o.partition, o.messages.filter((m) => BigInt(m.offset) >= claim.nextOffset));
+        if (decoded.length === 0 || letters.length > 0) return;
+        plain.push({ index, claim, decoded, nextOffset: o.nextOffset });
+      });
+      if (plain.length < 2) return;
+      let results: StateBatchResult[];
+      try {
+        results = await inTransaction(async (tx) => {
+          const handled: StateBatchResult[] = [];
+          for (const p of plain) {
+            const moved = await tx.query(
+              `UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5 AND next_offset = $6`,
+              [groupId, topic, p.claim.partition, p.nextOffset.toString(), p.claim.epoch, p.claim.nextOffset.toString()],
+            );
+            if (moved.rowCount !== 1) throw new NotPlain('fenced or moved');
+            const result = await options.handle(tx, p.decoded, p.claim);
+            if (result.outcomes.length !== p.decoded.length || result.outcomes.some((o) => o.kind !== 'ok')) throw new NotPlain('an outcome other than ok');
+            handled.push(result);
+          }
+          return handled;
+        });
+      } catch (error) {
+        // Nothing of it committed: each batch goes the partition-by-partition way, which retries,
+        // fences, narrows to a bad message and dead-letters as it always did.
+        logger.debug({ event: 'shared_transaction_given_up', topic, partitions: plain.map((p) => p.claim.partition), ...errorFields(error) });
+        return;
+      }
+      plain.forEach((p, i) => {
+        p.claim.nextOffset = p.nextOffset;
+        // A rebalance may have released the partition meanwhile: its memory is gone, nothing to publish to.
+        if (claims.get(p.claim.partition) === p.claim) results[i]!.committed?.();
+        answers[p.index] = true;
+      });
+    });
+    return answers;
+  }
+  const fetchTransaction = options.combinePartitions === false ? undefined : new TurnGatherer<Offered, boolean>(applyTogether);
+  const concurrency = options.partitionsConsumedConcurrently ?? 1;
+  const oneByOne = limiter(concurrency);
+
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+    // Shared transactions: every batch of a fetch in hand at once, or they would meet in turns of
+    // `partitionsConsumedConcurrently`. The partition-by-partition path runs under that bound still.
+    partitionsConsumedConcurrently: fetchTransaction === undefined ? concurrency : Math.max(concurrency, 64),
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
       if (batch.messages.length === 0) return;
       const isLive = () => isRunning() && !isStale() && !stopping;
@@ -275,7 +352,8 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       const last = batch.messages[batch.messages.length - 1]!;
       const nextOffset = BigInt(last.offset) + 1n;
       heartbeats.set(partition, heartbeat);
-      await locks.run(partition, async () => {
+      const applied = fetchTransaction !== undefined && (await fetchTransaction.join({ partition, messages: batch.messages, nextOffset, isLive }));
+      if (!applied) await oneByOne(() => locks.run(partition, async () => {
         for (let fencedTries = 0; fencedTries < 3 && isLive(); fencedTries++) {
           const current = claims.get(partition) ?? (await claimWhenPossible(partition, isLive));
           if (current === undefined) return;
@@ -315,7 +393,7 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
             release(partition);
           }
         }
-      });
+      }));
       if (!isLive()) return;
       resolveOffset(last.offset);
       // Only for lag monitoring and a fast start (the stored offset is the truth), so at most once
@@ -366,3 +444,18 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   };
 }
 
+/** Runs at most `n` pieces of work at once, the others in the order they asked. */
+function limiter(n: number): <R>(work: () => Promise<R>) => Promise<R> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    while (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await work();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
