@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import type { BatchingProducer } from './batching-producer.ts';
 import { errorFields, RETRY_MAX_BACKOFF_MS } from './transient.ts';
+import { prepared } from './prepared.ts';
 
 /** A message born of state: written with the state, sent after the commit. */
 export interface OutboxMessage {
@@ -29,9 +30,11 @@ export async function writeOutbox(tx: PoolClient, table: string, sourcePartition
   if (messages.length === 0) return;
   identifier(table, 'outbox table');
   await tx.query(
-    `INSERT INTO ${table} (source_partition, topic, key, value, headers)
-     SELECT $1, t, k, v, h FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS m(t, k, v, h, n) ORDER BY n`,
-    [sourcePartition, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => m.value), messages.map((m) => JSON.stringify(m.headers ?? {}))],
+    prepared(
+      `INSERT INTO ${table} (source_partition, topic, key, value, headers)
+       SELECT $1, t, k, v, h FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS m(t, k, v, h, n) ORDER BY n`,
+      [sourcePartition, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => m.value), messages.map((m) => JSON.stringify(m.headers ?? {}))],
+    ),
   );
 }
 
@@ -75,17 +78,19 @@ export function outboxSource(pool: Pool, table: string, options: { topics?: read
       // Ordered by the bigint column: an `id::text` output column of the same name would sort as text ('100000' < '99999').
       // Per partition, because ids are drawn before commit: another partition's later id may commit first.
       const { rows } = await pool.query<{ position: string; source_partition: number; topic: string; key: string; value: string; headers: Record<string, string> }>(
-        `SELECT o.id::text AS position, o.source_partition, o.topic, o.key, o.value, o.headers
-           FROM unnest($1::int[], $2::bigint[]) AS p(source_partition, after)
-           CROSS JOIN LATERAL (SELECT * FROM ${table} o WHERE o.source_partition = p.source_partition AND o.id > p.after AND ($4::text[] IS NULL OR o.topic = ANY($4::text[])) ORDER BY o.id LIMIT $3) o
-          ORDER BY o.id LIMIT $3`,
-        [partitions, partitions.map((p) => handedOut.get(p) ?? 0), limit, options.topics ?? null],
+        prepared(
+          `SELECT o.id::text AS position, o.source_partition, o.topic, o.key, o.value, o.headers
+             FROM unnest($1::int[], $2::bigint[]) AS p(source_partition, after)
+             CROSS JOIN LATERAL (SELECT * FROM ${table} o WHERE o.source_partition = p.source_partition AND o.id > p.after AND ($4::text[] IS NULL OR o.topic = ANY($4::text[])) ORDER BY o.id LIMIT $3) o
+            ORDER BY o.id LIMIT $3`,
+          [partitions, partitions.map((p) => handedOut.get(p) ?? 0), limit, options.topics ?? null],
+        ),
       );
       if (rows.length === 0) return undefined;
       for (const r of rows) handedOut.set(r.source_partition, Math.max(handedOut.get(r.source_partition) ?? 0, Number(r.position)));
       return {
         messages: rows.map((r) => ({ topic: r.topic, key: r.key, value: r.value, headers: r.headers })),
-        acknowledge: async () => void (await pool.query(`DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.position)])),
+        acknowledge: async () => void (await pool.query(prepared(`DELETE FROM ${table} WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.position)]))),
       };
     },
     forget: () => handedOut.clear(),
@@ -157,8 +162,10 @@ export function logSource(options: LogSourceOptions): RelaySource {
         // greatest(): a former owner still relaying the same rows must not move a cursor back.
         acknowledge: async () =>
           void (await options.pool.query(
-            `UPDATE ${table} AS c SET position = greatest(c.position, a.position) FROM unnest($1::int[], $2::bigint[]) AS a(stream, position) WHERE c.stream = a.stream`,
-            [[...last.keys()], [...last.values()]],
+            prepared(`UPDATE ${table} AS c SET position = greatest(c.position, a.position) FROM unnest($1::int[], $2::bigint[]) AS a(stream, position) WHERE c.stream = a.stream`, [
+              [...last.keys()],
+              [...last.values()],
+            ]),
           )),
       };
     },

@@ -118,8 +118,10 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
         return new Proxy(client, {
           get(target, property) {
             if (property === 'query') {
-              return async (text: string, values?: unknown[]) => {
-                const result = await target.query(text, values);
+              // A statement comes as text or as a config (a named, prepared one).
+              return async (statement: string | pg.QueryConfig, values?: unknown[]) => {
+                const result = await target.query(statement, values);
+                const text = typeof statement === 'string' ? statement : statement.text;
                 if (text.startsWith(`INSERT INTO ${applied}`)) applying = true;
                 if (text === 'COMMIT' && applying && !cut) {
                   cut = true;

@@ -9,6 +9,7 @@ import { PartitionLocks } from './partition-locks.ts';
 import type { DeadLetter, DeadLetterTarget } from './dead-letters.ts';
 import { createBatchRunner, sleepWithHeartbeat, type Attempt } from './batch-runner.ts';
 import { TurnGatherer } from './turn-gatherer.ts';
+import { prepared } from './prepared.ts';
 
 /**
  * A partition this instance owns, proven by `epoch`: every transaction that
@@ -213,11 +214,20 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
 
   /** Locks the offsets row; false when another instance claimed the partition since. */
   async function holdsClaim(tx: PoolClient, current: PartitionClaim): Promise<boolean> {
-    const { rows } = await tx.query<{ epoch: string }>(`SELECT epoch::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [groupId, topic, current.partition]);
+    const { rows } = await tx.query<{ epoch: string }>(prepared(`SELECT epoch::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [groupId, topic, current.partition]));
     return rows[0] !== undefined && Number(rows[0].epoch) === current.epoch;
   }
 
   class Fenced extends Error {}
+
+  const moveOffsetText = `UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5 AND next_offset = $6`;
+  /**
+   * The claim's offset moved to `nextOffset`, only under its epoch and only from the offset it last
+   * stored: one row when the claim holds (and its row is then locked for the transaction), none when
+   * another instance claimed the partition or an earlier attempt's commit went through unseen.
+   */
+  const moveOffset = (claim: PartitionClaim, nextOffset: bigint) =>
+    prepared(moveOffsetText, [groupId, topic, claim.partition, nextOffset.toString(), claim.epoch, claim.nextOffset.toString()]);
 
   const runnerOptions = {
     logger,
@@ -243,10 +253,7 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
         // COMMIT (Postgres stopped), that attempt may have committed; then this one must not apply the
         // batch again. It finds the row moved and is treated as fenced: the partition is claimed again
         // and its state reloaded from what did commit.
-        const moved = await tx.query(
-          `UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5 AND next_offset = $6`,
-          [groupId, topic, current.partition, nextOffset.toString(), current.epoch, current.nextOffset.toString()],
-        );
+        const moved = await tx.query(moveOffset(current, nextOffset));
         if (moved.rowCount !== 1) throw new Fenced();
         const handled: StateBatchResult = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
         await settle(handled.outcomes);
@@ -306,10 +313,7 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
         results = await inTransaction(async (tx) => {
           const handled: StateBatchResult[] = [];
           for (const p of plain) {
-            const moved = await tx.query(
-              `UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5 AND next_offset = $6`,
-              [groupId, topic, p.claim.partition, p.nextOffset.toString(), p.claim.epoch, p.claim.nextOffset.toString()],
-            );
+            const moved = await tx.query(moveOffset(p.claim, p.nextOffset));
             if (moved.rowCount !== 1) throw new NotPlain('fenced or moved');
             const result = await options.handle(tx, p.decoded, p.claim);
             if (result.outcomes.length !== p.decoded.length || result.outcomes.some((o) => o.kind !== 'ok')) throw new NotPlain('an outcome other than ok');

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { PROJECT_REVISION_HEADER, TOPICS, withTraceparent, type TileChange, type TileStatus, type TileValue } from '@pulseboard/contracts';
-import { claimLogStream, logSource, type LogStreamKey, type RelaySource } from '@pulseboard/kafka-kit';
+import { claimLogStream, logSource, prepared, type LogStreamKey, type RelaySource } from '@pulseboard/kafka-kit';
 import type { EvaluationState, TileState, TileStateChange } from '@pulseboard/rules';
 
 /** Every SQL statement of the engine on its own tables: tile_states, tile_state_history, its relay cursors and its outbox. Tiles are read through @pulseboard/control-plane. */
@@ -22,8 +22,7 @@ interface StateRow {
 
 export async function loadStates(tx: PoolClient, projectKey: string): Promise<Map<number, StoredState>> {
   const { rows } = await tx.query<StateRow>(
-    'SELECT tile_id, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint FROM tile_states WHERE project_key = $1',
-    [projectKey],
+    prepared('SELECT tile_id, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint FROM tile_states WHERE project_key = $1', [projectKey]),
   );
   return new Map(
     rows.map((r) => [
@@ -44,7 +43,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 export async function writeStates(tx: PoolClient, writes: readonly StateWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  await tx.query(
+  await tx.query(prepared(
     `INSERT INTO tile_states AS s (tile_id, project_key, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint, wake_at, updated_at)
      SELECT * , now() FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::bigint[], $6::bigint[], $7::timestamptz[], $8::jsonb[], $9::text[], $10::timestamptz[])
      ON CONFLICT (tile_id) DO UPDATE SET project_key = excluded.project_key, status = excluded.status, value = excluded.value, version = excluded.version,
@@ -62,7 +61,7 @@ export async function writeStates(tx: PoolClient, writes: readonly StateWrite[])
       writes.map((w) => w.state.fingerprint),
       writes.map((w) => iso(w.wakeAt)),
     ],
-  );
+  ));
 }
 
 export async function deleteStates(tx: PoolClient, tileIds: readonly number[]): Promise<void> {
@@ -87,7 +86,7 @@ export interface HistoryWrite {
  */
 export async function insertHistory(tx: PoolClient, relayStream: number, writes: readonly HistoryWrite[], traceparent: string | null = null): Promise<void> {
   if (writes.length === 0) return;
-  await tx.query(
+  await tx.query(prepared(
     `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),
           numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM drawn)
      INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, traceparent)
@@ -111,7 +110,7 @@ export async function insertHistory(tx: PoolClient, relayStream: number, writes:
       writes.map((w) => w.rulesRevision),
       traceparent,
     ],
-  );
+  ));
 }
 
 const RELAY_CURSORS_TABLE = 'rule_engine_relay_cursors';
@@ -130,13 +129,13 @@ export function historySource(pool: Pool, stream: { groupId: string; eventsTopic
     groupId: stream.groupId,
     topic: stream.eventsTopic,
     async read(after, limit) {
-      const { rows } = await pool.query<TileChange & { relay_stream: number; changed_at: Date; rules_revision: string; traceparent: string | null }>(
+      const { rows } = await pool.query<TileChange & { relay_stream: number; changed_at: Date; rules_revision: string; traceparent: string | null }>(prepared(
         `SELECT h.relay_stream, h.rules_revision::text AS rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause, h.traceparent
            FROM unnest($1::int[], $2::bigint[]) AS c(stream, after)
            CROSS JOIN LATERAL (SELECT * FROM tile_state_history h WHERE h.relay_stream = c.stream AND h.id > c.after ORDER BY h.id LIMIT $3) h
           ORDER BY h.id LIMIT $3`,
         [after.map((a) => a.stream), after.map((a) => a.position), limit],
-      );
+      ));
       return rows.map(({ relay_stream, rules_revision, traceparent, ...change }) => {
         const encoded = withTraceparent(TOPICS.tileChanges.encode({ ...change, changed_at: change.changed_at.toISOString() }), traceparent ?? undefined);
         return {

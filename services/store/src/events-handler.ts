@@ -24,9 +24,7 @@ export function createEventsHandler(deps: { partitions: PartitionKeeper; logger:
     const started = performance.now();
     let stored: number;
     try {
-      // The commit need not wait for the disk: a commit a crash loses takes its
-      // offsets with it (same transaction), so the batch is read and written again.
-      await tx.query('SET LOCAL synchronous_commit TO off');
+      // writeEvents sets synchronous_commit off for the transaction (see there).
       stored = await writeEvents(tx, events);
     } catch (error) {
       if (isDataError(error) && !isMissingPartition(error)) throw new PulseboardError('rejected_by_database', { message: (error as Error).message, cause: error });
