@@ -66,6 +66,11 @@ inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
 log.dirs=$data
 num.partitions=3
+# Request threads (Kafka's defaults: 3 network, 8 I/O). Each request is handed from a network
+# thread to an I/O thread and back; on a small machine fewer threads mean fewer of those hand-offs
+# landing on a sleeping thread (docs/performance.md).
+num.network.threads=${KAFKA_NUM_NETWORK_THREADS:-3}
+num.io.threads=${KAFKA_NUM_IO_THREADS:-8}
 default.replication.factor=1
 min.insync.replicas=1
 offsets.topic.replication.factor=1

@@ -84,7 +84,7 @@ export async function stateWritingBaseline(options: { kafka: ReturnType<typeof t
               [groupId, batch.topic, batch.partition, (BigInt(batch.lastOffset()) + 1n).toString()],
             );
             await writeStates(tx, [...states.values()]);
-            await insertHistory(tx, 1, history);
+            await insertHistory(tx, history.map((h) => ({ ...h, relayStream: 1, traceparent: null })));
             await tx.query('COMMIT');
           } finally {
             tx.release();

@@ -112,6 +112,37 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     expect(await readTopic(topic)).toHaveLength(51);
   });
 
+  it('a wake-up that names a source reads only that one; the sweep and a flush read them all', async () => {
+    const topic = await newTopic();
+    const stream = await claim(3, 0, 'named');
+    const reads = { outbox: 0, log: 0 };
+    const counted = (source: RelaySource, which: keyof typeof reads): RelaySource => ({
+      next: (partitions, limit) => (reads[which]++, source.next(partitions, limit)),
+      forget: () => source.forget(),
+    });
+    const fromOutbox = counted(outboxSource(pool, outbox), 'outbox');
+    const fromLog = counted(logSourceFor(topic, 'named'), 'log');
+    // An hour's sweep: only the wake-ups below read.
+    const relay = new OutboxRelay({ producer, logger, sources: [fromOutbox, fromLog], partitions: () => [3], sweepIntervalMs: 3_600_000 });
+    relays.push(relay);
+    await appendLog(stream, ['log only']);
+    relay.notify([fromLog]);
+    await waitFor(async () => (await readTopic(topic)).length === 1, { what: 'the log row' });
+    await relay.flush();
+    expect(reads.outbox).toBe(1); // the flush's
+    const tx = await pool.connect();
+    await tx.query('BEGIN');
+    await writeOutbox(tx, outbox, 3, [{ topic, key: 'o', value: 'outbox only' }]);
+    await tx.query('COMMIT');
+    tx.release();
+    const before = { ...reads };
+    relay.notify([fromOutbox]);
+    await waitFor(async () => (await readTopic(topic)).length === 2, { what: 'the outbox row' });
+    await waitFor(() => reads.outbox > before.outbox, { what: 'the outbox read' });
+    expect(reads.log).toBe(before.log);
+    expect((await readTopic(topic)).map((m) => m.value)).toEqual(['log only', 'outbox only']);
+  });
+
   it('a partition claimed for the first time starts at the position its claim gives; a cursor never moves back', async () => {
     const topic = await newTopic();
     const head = (await pool.query(`SELECT max(id)::int AS id FROM ${log}`)).rows[0].id as number;

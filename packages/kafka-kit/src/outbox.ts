@@ -26,14 +26,17 @@ function identifier(name: string, what: string): string {
  * only the instance that owns it relays it, so a project's messages leave in
  * the order they were written.
  */
-export async function writeOutbox(tx: PoolClient, table: string, sourcePartition: number, messages: readonly OutboxMessage[]): Promise<void> {
+export async function writeOutbox(tx: PoolClient, table: string, sourcePartition: number | readonly number[], messages: readonly OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
   identifier(table, 'outbox table');
+  // One partition for all, or one per message (a shared transaction writes several partitions' rows at once).
+  const partitions = typeof sourcePartition === 'number' ? messages.map(() => sourcePartition) : sourcePartition;
+  if (partitions.length !== messages.length) throw new Error(`${partitions.length} source partitions for ${messages.length} outbox messages`);
   await tx.query(
     prepared(
       `INSERT INTO ${table} (source_partition, topic, key, value, headers)
-       SELECT $1, t, k, v, h FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS m(t, k, v, h, n) ORDER BY n`,
-      [sourcePartition, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => m.value), messages.map((m) => JSON.stringify(m.headers ?? {}))],
+       SELECT p, t, k, v, h FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS m(p, t, k, v, h, n) ORDER BY n`,
+      [partitions, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => m.value), messages.map((m) => JSON.stringify(m.headers ?? {}))],
     ),
   );
 }
@@ -222,6 +225,8 @@ export class OutboxRelay {
   /** Drains failed in a row (Postgres or Kafka away): the next waits a capped backoff, whatever asks for it. */
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Sources told of new rows since their last drain began. */
+  private readonly dirty = new Set<RelaySource>();
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -235,9 +240,15 @@ export class OutboxRelay {
     sweep();
   }
 
-  /** Sends what is waiting now; coalesces calls that arrive while a send is under way. */
-  notify(): void {
-    if (this.stopped || this.retryTimer !== undefined) return;
+  /**
+   * Sends what is waiting now in `sources` (default: all of them; a commit that wrote to one source
+   * names it, so the others are not read for nothing); coalesces calls that arrive while a send is
+   * under way.
+   */
+  notify(sources: readonly RelaySource[] = this.options.sources): void {
+    if (this.stopped) return;
+    for (const source of sources) this.dirty.add(source);
+    if (this.retryTimer !== undefined) return;
     void this.drainOnce();
   }
 
@@ -274,9 +285,17 @@ export class OutboxRelay {
     return this.running;
   }
 
-  /** The sources side by side (they hold different messages; each keeps its own order), each drained in order. */
+  /** The sources asked for side by side (they hold different messages; each keeps its own order), each drained in order. */
   private async drain(): Promise<void> {
-    await Promise.all(this.options.sources.map((source) => this.drainSource(source)));
+    const sources = [...this.dirty];
+    this.dirty.clear();
+    try {
+      await Promise.all(sources.map((source) => this.drainSource(source)));
+    } catch (error) {
+      // Read again after the backoff: what failed may have been left half sent.
+      for (const source of sources) this.dirty.add(source);
+      throw error;
+    }
   }
 
   private async drainSource(source: RelaySource): Promise<void> {
@@ -326,6 +345,7 @@ export class OutboxRelay {
   /** Sends everything waiting now (after the drain under way), through the same one-at-a-time path, and marks it sent. */
   async flush(): Promise<void> {
     await this.running;
+    for (const source of this.options.sources) this.dirty.add(source);
     await this.drainOnce();
     await this.marking;
   }

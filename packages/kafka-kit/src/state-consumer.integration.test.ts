@@ -365,6 +365,38 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     expect(transactions).toBeLessThan(batches / 2);
   });
 
+  it('with handleAll, the shared transaction hands every partition\'s batch to one call; each offset stored', async () => {
+    const topic = await topicWith([], 6);
+    const groupId = uniqueName('together-all');
+    const calls: number[] = [];
+    const insertAll = async (tx: pg.PoolClient, messages: { offset: string; value: string }[]) => {
+      await tx.query(`INSERT INTO ${applied} SELECT $1, o, v FROM unnest($2::bigint[], $3::text[]) AS m(o, v)`, [topic, messages.map((m) => m.offset), messages.map((m) => m.value)]);
+    };
+    await start(topic, groupId, {
+      gatherMs: 300,
+      handleAll: async (tx, batches) => {
+        calls.push(batches.length);
+        await insertAll(tx, batches.flatMap((b) => b.messages));
+        return batches.map((b) => ({ outcomes: b.messages.map(() => OK) }));
+      },
+    });
+    const keys = Array.from({ length: 12 }, (_, i) => `key-${i}`);
+    await produce(topic, keys.map((key) => ({ key, value: `first-${key}` })));
+    await waitLogged(async () => (await appliedValues(topic)).length === 12, { timeoutMs: 30000, what: 'the first messages', state: async () => calls });
+    // Every partition claimed now: the next messages, all at once, arrive in one fetch.
+    await produce(topic, keys.map((key) => ({ key, value: `second-${key}` })));
+    await waitLogged(async () => (await appliedValues(topic)).length === 24, { timeoutMs: 30000, what: 'the second messages', state: async () => calls });
+    expect(Math.max(...calls)).toBeGreaterThan(1);
+    expect((await appliedValues(topic)).sort()).toEqual([...keys.map((k) => `first-${k}`), ...keys.map((k) => `second-${k}`)].sort());
+    const admin = kafka.admin();
+    await admin.connect();
+    const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
+    await waitFor(async () => {
+      const { rows } = await pool.query<{ partition: number; next_offset: string }>(`SELECT partition, next_offset::text FROM ${offsets} WHERE group_id = $1`, [groupId]);
+      return ends.every((end) => Number(end.high) === 0 || rows.find((r) => r.partition === end.partition)?.next_offset === end.high);
+    }, { timeoutMs: 10000, what: 'every partition\'s offset stored at its end' });
+  });
+
   it('a fetch whose batch in one partition fails is applied partition by partition: the bad message alone is dropped, the rest applied once', async () => {
     const topic = await topicWith([], 4);
     const dropped: string[] = [];

@@ -48,6 +48,12 @@ export interface StateConsumerOptions<T> {
   decode: Decoder<T>;
   /** Applies the messages inside the transaction `tx`, which also stores the offsets. Mutates no memory. */
   handle: (tx: PoolClient, messages: ConsumedMessage<T>[], claim: PartitionClaim) => Promise<StateBatchResult>;
+  /**
+   * Optional, for the shared transaction of a fetch (`combinePartitions`): the batches of several
+   * partitions at once, so that their writes can share statements; one result per batch, in order.
+   * Same contract as `handle`. Without it, `handle` is called once per partition in that transaction.
+   */
+  handleAll?: (tx: PoolClient, batches: { messages: ConsumedMessage<T>[]; claim: PartitionClaim }[]) => Promise<StateBatchResult[]>;
   /** Inside the claiming transaction: forget what memory held for the partition, load what it needs. */
   onClaim?: (tx: PoolClient, claim: PartitionClaim) => Promise<void>;
   /** The partition left this instance (rebalance, fencing, stop): drop its timers and memory. */
@@ -228,6 +234,19 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
    */
   const moveOffset = (claim: PartitionClaim, nextOffset: bigint) =>
     prepared(moveOffsetText, [groupId, topic, claim.partition, nextOffset.toString(), claim.epoch, claim.nextOffset.toString()]);
+  const moveOffsetsText = `UPDATE ${table} AS o SET next_offset = m.next_offset, updated_at = now()
+      FROM unnest($3::int[], $4::bigint[], $5::bigint[], $6::bigint[]) AS m(partition, next_offset, epoch, stored)
+     WHERE o.group_id = $1 AND o.topic = $2 AND o.partition = m.partition AND o.epoch = m.epoch AND o.next_offset = m.stored`;
+  /** `moveOffset` for several claims at once: one row per claim that holds. */
+  const moveOffsets = (moves: { claim: PartitionClaim; nextOffset: bigint }[]) =>
+    prepared(moveOffsetsText, [
+      groupId,
+      topic,
+      moves.map((m) => m.claim.partition),
+      moves.map((m) => m.nextOffset.toString()),
+      moves.map((m) => m.claim.epoch),
+      moves.map((m) => m.claim.nextOffset.toString()),
+    ]);
 
   const runnerOptions = {
     logger,
@@ -311,14 +330,21 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       let results: StateBatchResult[];
       try {
         results = await inTransaction(async (tx) => {
-          const handled: StateBatchResult[] = [];
-          for (const p of plain) {
-            const moved = await tx.query(moveOffset(p.claim, p.nextOffset));
-            if (moved.rowCount !== 1) throw new NotPlain('fenced or moved');
-            const result = await options.handle(tx, p.decoded, p.claim);
-            if (result.outcomes.length !== p.decoded.length || result.outcomes.some((o) => o.kind !== 'ok')) throw new NotPlain('an outcome other than ok');
-            handled.push(result);
-          }
+          // Every claim checked and its offset moved in one statement: a row for each, or none of it.
+          const moved = await tx.query(moveOffsets(plain.map((p) => ({ claim: p.claim, nextOffset: p.nextOffset }))));
+          if (moved.rowCount !== plain.length) throw new NotPlain('fenced or moved');
+          const handled =
+            options.handleAll !== undefined
+              ? await options.handleAll(tx, plain.map((p) => ({ messages: p.decoded, claim: p.claim })))
+              : await (async () => {
+                  const each: StateBatchResult[] = [];
+                  for (const p of plain) each.push(await options.handle(tx, p.decoded, p.claim));
+                  return each;
+                })();
+          plain.forEach((p, i) => {
+            const outcomes = handled[i]?.outcomes;
+            if (outcomes?.length !== p.decoded.length || outcomes.some((o) => o.kind !== 'ok')) throw new NotPlain('an outcome other than ok');
+          });
           return handled;
         });
       } catch (error) {

@@ -6,10 +6,10 @@ const properties = {
   NOTIFICATION_GROUP_ID: { type: 'string', minLength: 1, default: 'pulseboard-notification' },
   NOTIFICATION_SESSION_TIMEOUT_MS: { type: 'integer', minimum: 6000, default: 30000 },
   // Time-bounded batching of tile changes (kafka-kit FetchPacer): while changes flow, fetches are this far
-  // apart, so one tile lookup and one insert serve this long's changes. Off by default: the deliveries of
-  // one batch are sent side by side, so two transitions of a tile gathered together could reach a
-  // receiver out of order (tests/e2e/notifications: unknown→ok, then ok→critical).
-  NOTIFICATION_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 0 },
+  // apart, so one fetch and one insert serve this long's changes (unpaced, the service fetched once per
+  // change: 77 fetches/s at 100 events/s). A tile's transitions gathered together still go to a
+  // receiver one after the other, in order (dispatcher.ts). At most this much more delivery latency.
+  NOTIFICATION_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 100 },
   // A safety net only: how often every project's attached services are read again. Changes reach the
   // cache through the control topic and, by order, through the revision each tile change carries.
   NOTIFICATION_TARGETS_POLL_MS: { type: 'integer', minimum: 1000, default: 60000 },

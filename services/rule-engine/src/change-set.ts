@@ -58,6 +58,10 @@ export class ChangeSet {
     return this.history.length;
   }
 
+  get outcomeCount(): number {
+    return this.outcomes.length;
+  }
+
   /** Whether the transaction wrote anything the relay sends: tile changes or rule outcomes. */
   get relays(): boolean {
     return this.history.length > 0 || this.outcomes.length > 0;
@@ -69,13 +73,20 @@ export class ChangeSet {
    * outbox of the partition whose state this is.
    */
   async write(tx: PoolClient, partition: number, relayStream: number, topics: EngineTopics): Promise<void> {
-    await deleteStates(tx, [...this.deleted]);
-    await writeStates(tx, [...this.states.values()]);
-    await insertHistory(tx, relayStream, this.history, this.traceparent ?? null);
-    const messages: OutboxMessage[] = this.outcomes.map((o) => ({
-      topic: topics.ruleOutcomes,
-      ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }),
-    }));
-    await writeOutbox(tx, topics.outboxTable, partition, messages);
+    await ChangeSet.writeAll(tx, [{ set: this, partition, relayStream }], topics);
+  }
+
+  /** The change sets of several partitions (a fetch's shared transaction), each statement once for all of them. */
+  static async writeAll(tx: PoolClient, sets: readonly { set: ChangeSet; partition: number; relayStream: number }[], topics: EngineTopics): Promise<void> {
+    await deleteStates(tx, sets.flatMap(({ set }) => [...set.deleted]));
+    await writeStates(tx, sets.flatMap(({ set }) => [...set.states.values()]));
+    await insertHistory(tx, sets.flatMap(({ set, relayStream }) => set.history.map((h) => ({ ...h, relayStream, traceparent: set.traceparent ?? null }))));
+    const outcomes = sets.flatMap(({ set, partition }) =>
+      set.outcomes.map((o) => ({
+        partition,
+        message: { topic: topics.ruleOutcomes, ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }) } as OutboxMessage,
+      })),
+    );
+    await writeOutbox(tx, topics.outboxTable, outcomes.map((o) => o.partition), outcomes.map((o) => o.message));
   }
 }

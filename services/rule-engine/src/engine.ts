@@ -34,8 +34,8 @@ export interface EngineDeps {
   partitionOf: (projectKey: string) => number;
   /** Spans per batch (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   tracing: Tracing;
-  /** Told after each commit that wrote messages. */
-  onCommitted: () => void;
+  /** Told after each commit that wrote messages, and which: tile changes (the history) or rule outcomes (the outbox); after a claim, both. */
+  onCommitted: (wrote: { history: boolean; outbox: boolean }) => void;
   /**
    * Whether an event's project revision (the accepting gateway's, header
    * pb-project-revision) makes the engine re-read the project's rules first.
@@ -50,6 +50,15 @@ function stampedRevision(message: ConsumedMessage<IngestedEvent>): number {
   const text = Array.isArray(header) ? header[0] : header;
   const revision = text === undefined ? 0 : Number(text.toString());
   return Number.isSafeInteger(revision) ? revision : 0;
+}
+
+/** A batch evaluated, not yet written. */
+interface Evaluated {
+  messages: ConsumedMessage<IngestedEvent>[];
+  partition: number;
+  memory: PartitionMemory;
+  set: ChangeSet;
+  started: number;
 }
 
 /**
@@ -77,7 +86,7 @@ export class RuleEngine {
       if (this.deps.partitionOf(row.project_key) === claim.partition) memory.wakes.set(row.tile_id, { projectKey: row.project_key, at: row.wake_at.getTime() });
     }
     this.memory.set(claim.partition, memory);
-    this.deps.onCommitted(); // what a former owner left in the outbox leaves now
+    this.deps.onCommitted({ history: true, outbox: true }); // what a former owner left leaves now
     this.schedule();
   };
 
@@ -116,7 +125,42 @@ export class RuleEngine {
       ? traceBatch(this.deps.tracing, 'rule-engine evaluate', messageTraceparents(messages), { 'messaging.destination.partition.id': String(claim.partition) }, (traceparent) => this.evaluate(tx, messages, claim, traceparent))
       : this.evaluate(tx, messages, claim, firstTraceparent(messages));
 
+  /**
+   * The batches of several partitions in a fetch's shared transaction: each evaluated as on its own,
+   * their writes made together (one statement each for all of them). Not with tracing on (see
+   * `writesTogether`): then `handle` makes a span per partition.
+   */
+  readonly handleAll = async (tx: PoolClient, batches: { messages: ConsumedMessage<IngestedEvent>[]; claim: PartitionClaim }[]): Promise<StateBatchResult[]> => {
+    const evaluated: Evaluated[] = [];
+    for (const { messages, claim } of batches) evaluated.push(await this.evaluateOnly(tx, messages, claim, firstTraceparent(messages)));
+    await ChangeSet.writeAll(tx, evaluated.map((e) => ({ set: e.set, partition: e.partition, relayStream: e.memory.stream })), this.deps.topics);
+    return evaluated.map((e) => this.result(e));
+  };
+
+  /** Whether the consumer should give a fetch's batches to `handleAll` (tracing off: no per-partition span to keep). */
+  get writesTogether(): boolean {
+    return !this.deps.tracing.enabled;
+  }
+
   private async evaluate(tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim, traceparent: string | undefined): Promise<StateBatchResult> {
+    const evaluated = await this.evaluateOnly(tx, messages, claim, traceparent);
+    await evaluated.set.write(tx, claim.partition, evaluated.memory.stream, this.deps.topics);
+    return this.result(evaluated);
+  }
+
+  /** What a batch's transaction tells the consumer: all ok; memory learns the changes once it committed. */
+  private result({ messages, memory, set, started }: Evaluated): StateBatchResult {
+    return {
+      outcomes: messages.map(() => OK),
+      committed: () => {
+        this.deps.metrics.batchApplied((performance.now() - started) / 1000);
+        this.commit(memory, set);
+      },
+    };
+  }
+
+  /** Evaluates a batch into a change set (reading states in `tx`), writing nothing yet. */
+  private async evaluateOnly(tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim, traceparent: string | undefined): Promise<Evaluated> {
     const memory = this.memory.get(claim.partition);
     if (memory === undefined) throw Object.assign(new Error('partition memory missing'), { retryable: true });
     const now = this.deps.clock();
@@ -147,14 +191,7 @@ export class RuleEngine {
       this.deps.metrics.evaluated(affected);
       if (message.raw.headers?.[OUTCOME_WANTED_HEADER] !== undefined) set.outcome(event.project_key, event.id, affected);
     }
-    await set.write(tx, claim.partition, memory.stream, this.deps.topics);
-    return {
-      outcomes: messages.map(() => OK),
-      committed: () => {
-        this.deps.metrics.batchApplied((performance.now() - started) / 1000);
-        this.commit(memory, set);
-      },
-    };
+    return { messages, partition: claim.partition, memory, set, started };
   }
 
   /**
@@ -194,7 +231,7 @@ export class RuleEngine {
     this.deps.metrics.changes(set.changeCount);
     // A webhook's outcome leaves at once even when its event changed no tile: without the
     // wake-up it waited for the relay's sweep (about 1 s) instead of a few ms.
-    if (set.relays || set.states.size > 0) this.deps.onCommitted();
+    if (set.relays) this.deps.onCommitted({ history: set.changeCount > 0, outbox: set.outcomeCount > 0 });
     this.schedule();
   }
 

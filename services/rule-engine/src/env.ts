@@ -9,7 +9,8 @@ const properties = {
   RULE_ENGINE_PARTITIONS_CONCURRENTLY: { type: 'integer', minimum: 1, default: 6 },
   // Time-bounded batching (kafka-kit FetchPacer): while events flow, fetches are this far apart, so a
   // transaction carries this long's events; part of every tile change's and webhook outcome's latency.
-  RULE_ENGINE_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 10 },
+  // 20 ms: at 100 events/s, 10 ms made a fetch, a transaction and a relay round per 1-2 events (docs/performance.md).
+  RULE_ENGINE_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 20 },
   // How long a crashed engine keeps its partitions before the group moves them.
   RULE_ENGINE_SESSION_TIMEOUT_MS: { type: 'integer', minimum: 6000, default: 30000 },
   // A safety net only: how often the cached rules' project revisions are compared with Postgres.

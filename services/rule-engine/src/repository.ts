@@ -77,6 +77,12 @@ export interface HistoryWrite {
   rulesRevision: number;
 }
 
+/** A history row as written: its partition's relay stream, and the trace of the batch that made it. */
+export interface HistoryRow extends HistoryWrite {
+  relayStream: number;
+  traceparent: string | null;
+}
+
 /**
  * Appends changes to the history, in the order given, in one statement:
  * positions are drawn from the sequence first and the smallest goes to the
@@ -84,15 +90,15 @@ export interface HistoryWrite {
  * the rows are produced). One session draws them in increasing order, so a
  * partition's positions grow with its transactions.
  */
-export async function insertHistory(tx: PoolClient, relayStream: number, writes: readonly HistoryWrite[], traceparent: string | null = null): Promise<void> {
+export async function insertHistory(tx: PoolClient, writes: readonly HistoryRow[]): Promise<void> {
   if (writes.length === 0) return;
   await tx.query(prepared(
     `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),
           numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM drawn)
      INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, traceparent)
-     SELECT $12, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause, u.rules_revision, $14::text
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::text[], $13::bigint[])
-              WITH ORDINALITY AS u(tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, n)
+     SELECT u.relay_stream, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause, u.rules_revision, u.traceparent
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::text[], $12::int[], $13::bigint[], $14::text[])
+              WITH ORDINALITY AS u(tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, relay_stream, rules_revision, traceparent, n)
        JOIN numbered USING (n)`,
     [
       writes.map((w) => w.tileId),
@@ -106,9 +112,9 @@ export async function insertHistory(tx: PoolClient, relayStream: number, writes:
       writes.map((w) => w.change.event_id),
       writes.map((w) => iso(w.change.changed_at)),
       writes.map((w) => w.change.cause),
-      relayStream,
+      writes.map((w) => w.relayStream),
       writes.map((w) => w.rulesRevision),
-      traceparent,
+      writes.map((w) => w.traceparent),
     ],
   ));
 }

@@ -53,10 +53,12 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   const ajv = createAjv();
   const rules = new RulesCache(pool, tileRuleValidator(ajv), logger);
   let claimed: () => number[] = () => [];
+  const outbox = outboxSource(pool, OUTBOX_TABLE);
+  const history = historySource(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS, tileChangesTopic: env.TOPIC_TILE_CHANGES });
   const relay = new OutboxRelay({
     producer,
     logger,
-    sources: [outboxSource(pool, OUTBOX_TABLE), historySource(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS, tileChangesTopic: env.TOPIC_TILE_CHANGES })],
+    sources: [outbox, history],
     partitions: () => claimed(),
     sweepIntervalMs: env.RULE_ENGINE_RELAY_SWEEP_MS,
     onRelayed: (n, seconds) => metrics.relayed(n, seconds),
@@ -69,7 +71,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     clock: options.clock ?? Date.now,
     groupId: env.RULE_ENGINE_GROUP_ID,
     partitionOf: (projectKey) => partitionForKey(projectKey, partitions),
-    onCommitted: () => relay.notify(),
+    onCommitted: (wrote) => relay.notify([...(wrote.outbox ? [outbox] : []), ...(wrote.history ? [history] : [])]),
     tracing,
     followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
   });
@@ -102,6 +104,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     offsetsTable: OFFSETS_TABLE,
     decode: TOPICS.events.decode,
     handle: engine.handle,
+    ...(engine.writesTogether ? { handleAll: engine.handleAll } : {}),
     onClaim: engine.onClaim,
     onRelease: engine.onRelease,
     onDrop: () => metrics.dropped(),

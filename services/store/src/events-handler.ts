@@ -18,7 +18,7 @@ const DATA_ERROR_CLASSES = ['22', '23'];
  * database away, a partition dropped meanwhile) is retried.
  */
 export function createEventsHandler(deps: { partitions: PartitionKeeper; logger: Logger; metrics: StoreMetrics }) {
-  return async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[]): Promise<StateBatchResult> => {
+  const write = async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[]): Promise<() => void> => {
     const events = messages.map((m) => m.value);
     await deps.partitions.ensure(eventDays(events));
     const started = performance.now();
@@ -32,7 +32,19 @@ export function createEventsHandler(deps: { partitions: PartitionKeeper; logger:
       throw new PulseboardError('database_unavailable', { message: 'could not write events', cause: error });
     }
     const seconds = (performance.now() - started) / 1000;
-    return { outcomes: messages.map(() => OK), committed: () => deps.metrics.record(events.length, stored, seconds) };
+    return () => deps.metrics.record(events.length, stored, seconds);
+  };
+  return {
+    /** One partition's batch. */
+    handle: async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[]): Promise<StateBatchResult> => ({ outcomes: messages.map(() => OK), committed: await write(tx, messages) }),
+    /**
+     * The batches of a fetch's shared transaction, written as one (one COPY and one counters
+     * statement for every partition); a refusal is narrowed partition by partition afterwards.
+     */
+    handleAll: async (tx: PoolClient, batches: { messages: ConsumedMessage<IngestedEvent>[] }[]): Promise<StateBatchResult[]> => {
+      const committed = await write(tx, batches.flatMap((b) => b.messages));
+      return batches.map((b, i) => ({ outcomes: b.messages.map(() => OK), ...(i === 0 ? { committed } : {}) }));
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createLogger, drainWithin, instrumentPool, kafkaBrokers, messageTraceparents, startOpsServer, startTracing, traceBatch, type Logger } from '@pulseboard/config';
 import { deadLetterHeaders, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, createKafka, ensureTopics, instrumentKafka, runStateConsumer } from '@pulseboard/kafka-kit';
+import { BatchingProducer, createKafka, ensureTopics, instrumentKafka, runStateConsumer, type ConsumedMessage } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { StoreEnv } from './env.ts';
 import { createEventsHandler } from './events-handler.ts';
@@ -31,7 +31,9 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
   const partitions = new PartitionKeeper({ pool, logger, clock, defaultRetentionDays: env.EVENT_RETENTION_DAYS, aheadDays: env.STORE_PARTITIONS_AHEAD_DAYS });
   // Today's and the coming days' partitions exist before the first batch.
   await partitions.start(env.STORE_MAINTENANCE_INTERVAL_MS);
-  const writeEvents = createEventsHandler({ partitions, logger, metrics });
+  const events = createEventsHandler({ partitions, logger, metrics });
+  const traced = <R>(messages: ConsumedMessage<IngestedEvent>[], attributes: Record<string, string>, work: () => Promise<R>) =>
+    traceBatch(tracing, 'store events', messageTraceparents(messages), { 'messaging.destination.name': env.TOPIC_EVENTS, ...attributes }, work);
   const consumer = await runStateConsumer<IngestedEvent>({
     kafka,
     logger,
@@ -43,8 +45,11 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
     decode: TOPICS.events.decode,
     // A span per batch (tracing on): the child of its first event's trace, linked to the others'.
     handle: tracing.enabled
-      ? (tx, messages, claim) => traceBatch(tracing, 'store events', messageTraceparents(messages), { 'messaging.destination.name': env.TOPIC_EVENTS, 'messaging.destination.partition.id': String(claim.partition) }, () => writeEvents(tx, messages))
-      : writeEvents,
+      ? (tx, messages, claim) => traced(messages, { 'messaging.destination.partition.id': String(claim.partition) }, () => events.handle(tx, messages))
+      : events.handle,
+    handleAll: tracing.enabled
+      ? (tx, batches) => traced(batches.flatMap((b) => b.messages), {}, () => events.handleAll(tx, batches))
+      : events.handleAll,
     partitionsConsumedConcurrently: env.STORE_PARTITIONS_CONCURRENTLY,
     gatherMs: env.STORE_GATHER_MS,
     sessionTimeoutMs: env.STORE_SESSION_TIMEOUT_MS,
