@@ -328,12 +328,18 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const topic = await topicWith([], 6);
     const { pool: counted, commits } = countingCommits();
     const handled: number[] = [];
+    // The order of application by a sequence: a heap's order is not the order of inserts (pruning reuses space).
+    const ordered = `${applied}_ordered`;
+    await pool.query(`CREATE TABLE ${ordered} (seq bigserial PRIMARY KEY, partition int NOT NULL, "offset" bigint NOT NULL)`);
     await start(topic, uniqueName('together'), {
       pool: counted,
       gatherMs: 300,
       handle: async (tx, messages, claim) => {
         handled.push(claim.partition);
-        for (const m of messages) await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, `${claim.partition}:${m.value}`]);
+        for (const m of messages) {
+          await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, `${claim.partition}:${m.value}`]);
+          await tx.query(`INSERT INTO ${ordered} (partition, "offset") VALUES ($1, $2)`, [claim.partition, m.offset]);
+        }
         return { outcomes: messages.map(() => OK) };
       },
     });
@@ -355,9 +361,11 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const rows = (await pool.query<{ value: string; offset: string }>(`SELECT value, "offset"::text FROM ${applied} WHERE topic = $1`, [topic])).rows;
     expect(new Set(rows.map((r) => r.value.split(':')[1])).size).toBe(60);
     for (let partition = 0; partition < 6; partition++) {
-      const mine = rows.filter((r) => r.value.startsWith(`${partition}:`)).map((r) => Number(r.offset));
-      expect(mine, `partition ${partition} in offset order`).toEqual([...mine].sort((a, b) => a - b));
+      const { rows: applying } = await pool.query<{ offset: string }>(`SELECT "offset"::text FROM ${ordered} WHERE partition = $1 ORDER BY seq`, [partition]);
+      const mine = applying.map((r) => Number(r.offset));
+      expect(mine, `partition ${partition} applied in offset order`).toEqual([...mine].sort((a, b) => a - b));
     }
+    await pool.query(`DROP TABLE ${ordered}`);
     const batches = handled.length - before.handled;
     const transactions = commits() - before.commits;
     // One partition's batch per transaction would make them equal.
@@ -395,6 +403,30 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
       const { rows } = await pool.query<{ partition: number; next_offset: string }>(`SELECT partition, next_offset::text FROM ${offsets} WHERE group_id = $1`, [groupId]);
       return ends.every((end) => Number(end.high) === 0 || rows.find((r) => r.partition === end.partition)?.next_offset === end.high);
     }, { timeoutMs: 10000, what: 'every partition\'s offset stored at its end' });
+  });
+
+  it('a fetch of combineBelowMessages or more is applied partition by partition, a transaction each', async () => {
+    const topic = await topicWith([], 6);
+    const { pool: counted, commits } = countingCommits();
+    let batches = 0;
+    await start(topic, uniqueName('large-fetch'), {
+      pool: counted,
+      combineBelowMessages: 10,
+      handle: async (tx, messages) => {
+        batches++;
+        for (const m of messages) await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
+        return { outcomes: messages.map(() => OK) };
+      },
+    });
+    const keys = Array.from({ length: 12 }, (_, i) => `key-${i}`);
+    await produce(topic, keys.map((key) => ({ key, value: `first-${key}` })));
+    await waitLogged(async () => (await appliedValues(topic)).length === 12, { timeoutMs: 30000, what: 'the first messages', state: async () => commits() });
+    const before = { commits: commits(), batches };
+    // 48 messages in one produce: the next fetch holds all of them, over every partition.
+    await produce(topic, Array.from({ length: 48 }, (_, i) => ({ key: keys[i % 12]!, value: `v${i}` })));
+    await waitLogged(async () => (await appliedValues(topic)).length === 60, { timeoutMs: 30000, what: 'every message', state: async () => commits() });
+    expect(batches - before.batches).toBeGreaterThan(1);
+    expect(commits() - before.commits).toBe(batches - before.batches);
   });
 
   it('a fetch whose batch in one partition fails is applied partition by partition: the bad message alone is dropped, the rest applied once', async () => {

@@ -88,6 +88,13 @@ export interface StateConsumerOptions<T> {
    * any error) is applied partition by partition instead, exactly as with this off.
    */
   combinePartitions?: boolean;
+  /**
+   * A fetch that brought this many messages or more is applied partition by partition, side by side
+   * (`partitionsConsumedConcurrently`), not in one shared transaction: its batches are large enough
+   * to carry a transaction each, and one connection would serialise what several apply at once
+   * (bench:pipeline's webhook batches at saturation: 190 → 224 µs/event with no threshold). Default 500.
+   */
+  combineBelowMessages?: number;
 }
 
 export interface RunningStateConsumer {
@@ -312,8 +319,9 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
    * (true) or is left to the partition-by-partition path (false). Memory learns the new states only
    * after the commit, as with one transaction per partition.
    */
+  const combineBelow = options.combineBelowMessages ?? 500;
   async function applyTogether(offered: Offered[]): Promise<boolean[]> {
-    if (offered.length < 2) return offered.map(() => false);
+    if (offered.length < 2 || offered.reduce((n, o) => n + o.messages.length, 0) >= combineBelow) return offered.map(() => false);
     const answers = offered.map(() => false);
     await locks.runAll(offered.map((o) => o.partition), async () => {
       const plain: { index: number; claim: PartitionClaim; decoded: ConsumedMessage<T>[]; nextOffset: bigint }[] = [];
