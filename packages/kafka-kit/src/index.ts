@@ -5,6 +5,7 @@ export * from './outcome.ts';
 export * from './partitioner.ts';
 export * from './state-consumer.ts';
 export * from './outbox.ts';
+export * from './log-source.ts';
 export * from './transient.ts';
 export * from './fan-out-consumer.ts';
 export * from './dead-letters.ts';

@@ -4,7 +4,8 @@ import pino from 'pino';
 import { TEST_DATABASE_URL, readTopic, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
 import { BatchingProducer } from './batching-producer.ts';
 import { ensureTopics } from './client.ts';
-import { OutboxRelay, claimLogStream, logSource, outboxSource, writeOutbox, type RelaySource } from './outbox.ts';
+import { OutboxRelay, outboxSource, writeOutbox, type RelaySource } from './outbox.ts';
+import { claimLogStream, logSource, type LogEntry } from './log-source.ts';
 
 const logger = pino({ level: process.env.KIT_TEST_LOG ?? 'silent' });
 
@@ -41,20 +42,24 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     return topic;
   }
 
-  /** The log of consumer group `group`, relayed to `topic`. */
-  const logSourceFor = (topic: string, group = 'g') =>
+  /** The log of consumer group `group`, relayed to `topic`; `onRead` sees each read's result before the source does. */
+  const logSourceFor = (topic: string, group = 'g', more: { markIntervalMs?: number; offers?: boolean; onRead?: (entries: LogEntry[]) => Promise<void> } = {}) =>
     logSource({
       pool,
       cursorsTable: cursors,
       groupId: group,
       topic: 'events',
+      ...(more.markIntervalMs !== undefined ? { markIntervalMs: more.markIntervalMs } : {}),
+      ...(more.offers !== undefined ? { offers: more.offers } : {}),
       async read(after, limit) {
         const { rows } = await pool.query<{ id: string; stream: number; key: string; value: string }>(
           `SELECT l.id::text, l.stream, l.key, l.value FROM unnest($1::int[], $2::bigint[]) AS c(stream, after)
            CROSS JOIN LATERAL (SELECT * FROM ${log} l WHERE l.stream = c.stream AND l.id > c.after ORDER BY l.id LIMIT $3) l ORDER BY l.id LIMIT $3`,
           [after.map((a) => a.stream), after.map((a) => a.position), limit],
         );
-        return rows.map((r) => ({ stream: r.stream, position: Number(r.id), message: { topic, key: r.key, value: r.value } }));
+        const entries = rows.map((r) => ({ stream: r.stream, position: Number(r.id), message: { topic, key: r.key, value: r.value } }));
+        await more.onRead?.(entries);
+        return entries;
       },
     });
 
@@ -67,8 +72,13 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     }
   };
 
-  async function appendLog(stream: number, values: string[]): Promise<void> {
-    await pool.query(`INSERT INTO ${log} (stream, key, value) SELECT $1, 'k', v FROM unnest($2::text[]) WITH ORDINALITY AS t(v, n) ORDER BY n`, [stream, values]);
+  /** Appends (committed at once) and returns the entries written, as their writer would offer them. */
+  async function appendLog(stream: number, values: string[], topic = ''): Promise<LogEntry[]> {
+    const { rows } = await pool.query<{ id: string; value: string }>(
+      `INSERT INTO ${log} (stream, key, value) SELECT $1, 'k', v FROM unnest($2::text[]) WITH ORDINALITY AS t(v, n) ORDER BY n RETURNING id::text, value`,
+      [stream, values],
+    );
+    return rows.map((r) => ({ stream, position: Number(r.id), message: { topic, key: 'k', value: r.value } })).sort((a, b) => a.position - b.position);
   }
 
   it('sends outbox rows and log rows of the owned partitions in write order, once each, and leaves the others', async () => {
@@ -225,5 +235,69 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     await relay.flush();
     // At least once: the unmarked rows went again, in order.
     expect((await readTopic(topic)).map((m) => m.value)).toEqual(['x', 'y', 'x', 'y']);
+  });
+
+  const cursorOf = async (stream: number) => Number((await pool.query(`SELECT position FROM ${cursors} WHERE stream = $1`, [stream])).rows[0].position);
+
+  it('once a read reached a stream\'s end, what its writer offers after each commit is sent without reading; marks are held back until the interval or a flush', async () => {
+    const topic = await newTopic();
+    const stream = await claim(7, 0, 'memory');
+    let reads = 0;
+    const source = logSourceFor(topic, 'memory', { offers: true, markIntervalMs: 3_600_000, onRead: async () => void reads++ });
+    const relay = new OutboxRelay({ producer, logger, sources: [source], partitions: () => [7], sweepIntervalMs: 3_600_000 });
+    relays.push(relay);
+    const first = await appendLog(stream, ['r1', 'r2'], topic);
+    relay.notify([source]);
+    await waitFor(async () => (await readTopic(topic)).length === 2, { what: 'the rows read' });
+    await waitFor(async () => (await cursorOf(stream)) === first[1]!.position, { what: 'the first mark (none written yet: at once)' });
+    expect(reads).toBe(1);
+
+    const offered: LogEntry[] = [];
+    for (let i = 0; i < 5; i++) {
+      const entries = await appendLog(stream, [`m${i}`], topic);
+      offered.push(...entries);
+      source.offer(entries);
+      relay.notify([source]);
+    }
+    await waitFor(async () => (await readTopic(topic)).length === 7, { what: 'the offered rows' });
+    expect((await readTopic(topic)).map((m) => m.value)).toEqual(['r1', 'r2', 'm0', 'm1', 'm2', 'm3', 'm4']);
+    expect(reads).toBe(1); // not one read per commit
+    expect(await cursorOf(stream)).toBe(first[1]!.position); // held back: an hour's interval
+    await relay.flush();
+    expect(await cursorOf(stream)).toBe(offered.at(-1)!.position);
+
+    // forget() (a send failed, or a partition was claimed again) reads from the written mark: nothing lost, nothing doubled here.
+    source.forget();
+    const after = await appendLog(stream, ['after forget'], topic);
+    relay.notify([source]);
+    await waitFor(async () => (await readTopic(topic)).length === 8, { what: 'the row after forget' });
+    expect(reads).toBe(2);
+    await relay.stop();
+    expect(await cursorOf(stream)).toBe(after[0]!.position); // stop() writes the held-back mark
+    expect((await readTopic(topic)).map((m) => m.value).at(-1)).toBe('after forget');
+  });
+
+  it('a row committed while a read is under way is sent once: from memory when the read missed it, not twice when it saw it', async () => {
+    const topic = await newTopic();
+    const stream = await claim(8, 0, 'race');
+    let source!: ReturnType<typeof logSourceFor>;
+    let round = 0;
+    source = logSourceFor(topic, 'race', {
+      offers: true,
+      onRead: async () => {
+        round++;
+        // After the read's snapshot: a commit it cannot see, offered by its writer.
+        if (round === 1) source.offer(await appendLog(stream, ['missed by the read'], topic));
+      },
+    });
+    const relay = new OutboxRelay({ producer, logger, sources: [source], partitions: () => [8], sweepIntervalMs: 3_600_000 });
+    relays.push(relay);
+    // Committed and offered before the read: both the read and memory hold it.
+    source.offer(await appendLog(stream, ['seen by both'], topic));
+    relay.notify([source]);
+    await waitFor(async () => (await readTopic(topic)).length >= 2, { what: 'both rows' });
+    await relay.flush();
+    expect((await readTopic(topic)).map((m) => m.value)).toEqual(['seen by both', 'missed by the read']);
+    expect(round).toBe(1);
   });
 });

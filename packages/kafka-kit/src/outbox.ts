@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { BatchingProducer } from './batching-producer.ts';
 import { errorFields, RETRY_MAX_BACKOFF_MS } from './transient.ts';
 import { prepared } from './prepared.ts';
+import { forgetLeft, identifier } from './relay-internal.ts';
 
 /** A message born of state: written with the state, sent after the commit. */
 export interface OutboxMessage {
@@ -10,13 +11,6 @@ export interface OutboxMessage {
   key: string;
   value: string;
   headers?: Record<string, string>;
-}
-
-const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-
-function identifier(name: string, what: string): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`${what} name ${name} is not a plain identifier`);
-  return name;
 }
 
 /**
@@ -57,11 +51,8 @@ export interface RelayBatch {
 export interface RelaySource {
   next(partitions: number[], limit: number): Promise<RelayBatch | undefined>;
   forget(): void;
-}
-
-/** What a source remembers of partitions it no longer owns goes: if one comes back, it is read from its stored marks. */
-function forgetLeft(handedOut: Map<number, unknown>, owned: readonly number[]): void {
-  for (const partition of handedOut.keys()) if (!owned.includes(partition)) handedOut.delete(partition);
+  /** Writes the marks a source holds back (see `logSource`'s `markIntervalMs`): the relay's flush and stop call it. */
+  flush?(): Promise<void>;
 }
 
 /**
@@ -98,98 +89,6 @@ export function outboxSource(pool: Pool, table: string, options: { topics?: read
     },
     forget: () => handedOut.clear(),
   };
-}
-
-/** A row of a log the service keeps anyway (e.g. a history), with the message it stands for. */
-export interface LogEntry {
-  /** The relay stream (see `claimLogStream`) the row was written for. */
-  stream: number;
-  position: number;
-  message: OutboxMessage;
-}
-
-/** Where a consumed partition's log rows are relayed from: its stream id goes into each row, its position is the last one sent. */
-export interface LogStreamKey {
-  groupId: string;
-  topic: string;
-  partition: number;
-}
-
-export interface LogSourceOptions {
-  pool: Pool;
-  /**
-   * `(stream serial PRIMARY KEY, group_id text, topic text, partition int, position bigint, UNIQUE (group_id, topic, partition))`:
-   * one stream per consumed partition, so several groups (or installations sharing a database) never relay each other's rows.
-   */
-  cursorsTable: string;
-  groupId: string;
-  topic: string;
-  /**
-   * The entries of each stream after its position, in position order, at most
-   * `limit`. A stream's positions must become visible in increasing order
-   * (written by one owner at a time, one transaction after the other).
-   */
-  read(after: { stream: number; position: number }[], limit: number): Promise<LogEntry[]>;
-}
-
-/**
- * A log table relayed by a cursor per consumed partition instead of an outbox
- * copy of each row: the message is written once (as the log row), not twice
- * and deleted. A partition without a stream is not relayed: its owner creates
- * the stream when it claims the partition (`claimLogStream`).
- */
-export function logSource(options: LogSourceOptions): RelaySource {
-  const table = identifier(options.cursorsTable, 'cursors table');
-  /** Per owned partition: its stream (fixed once created) and the last position handed out. */
-  const cursors = new Map<number, { stream: number; position: number }>();
-  return {
-    async next(partitions, limit) {
-      forgetLeft(cursors, partitions);
-      const unknown = partitions.filter((p) => !cursors.has(p));
-      if (unknown.length > 0) {
-        const { rows } = await options.pool.query<{ stream: number; partition: number; position: string }>(
-          `SELECT stream, partition, position::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = ANY($3::int[])`,
-          [options.groupId, options.topic, unknown],
-        );
-        for (const r of rows) cursors.set(r.partition, { stream: r.stream, position: Number(r.position) });
-      }
-      const after = partitions.flatMap((p) => cursors.get(p) ?? []);
-      if (after.length === 0) return undefined;
-      const entries = await options.read(after, limit);
-      if (entries.length === 0) return undefined;
-      const last = new Map<number, number>();
-      for (const e of entries) last.set(e.stream, Math.max(last.get(e.stream) ?? 0, e.position));
-      for (const cursor of cursors.values()) cursor.position = Math.max(cursor.position, last.get(cursor.stream) ?? 0);
-      return {
-        messages: entries.map((e) => e.message),
-        // greatest(): a former owner still relaying the same rows must not move a cursor back.
-        acknowledge: async () =>
-          void (await options.pool.query(
-            prepared(`UPDATE ${table} AS c SET position = greatest(c.position, a.position) FROM unnest($1::int[], $2::bigint[]) AS a(stream, position) WHERE c.stream = a.stream`, [
-              [...last.keys()],
-              [...last.values()],
-            ]),
-          )),
-      };
-    },
-    forget: () => cursors.clear(),
-  };
-}
-
-/**
- * In the transaction that claims a partition: its stream id, created at
- * `position` (the log's end) the first time, kept as it is afterwards.
- */
-export async function claimLogStream(tx: PoolClient, cursorsTable: string, key: LogStreamKey, position: number): Promise<number> {
-  const table = identifier(cursorsTable, 'cursors table');
-  await tx.query(`INSERT INTO ${table} (group_id, topic, partition, position) VALUES ($1, $2, $3, $4) ON CONFLICT (group_id, topic, partition) DO NOTHING`, [
-    key.groupId,
-    key.topic,
-    key.partition,
-    position,
-  ]);
-  const { rows } = await tx.query<{ stream: number }>(`SELECT stream FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3`, [key.groupId, key.topic, key.partition]);
-  return rows[0]!.stream;
 }
 
 export interface OutboxRelayOptions {
@@ -348,6 +247,7 @@ export class OutboxRelay {
     for (const source of this.options.sources) this.dirty.add(source);
     await this.drainOnce();
     await this.marking;
+    await Promise.all(this.options.sources.map((source) => source.flush?.()));
   }
 
   /** Stops the sweep and waits for the send under way and its mark. Safe to call twice. */
@@ -357,5 +257,7 @@ export class OutboxRelay {
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     await this.running;
     await this.marking;
+    // Held-back marks: written now, so a clean stop sends nothing twice after a restart.
+    await Promise.all(this.options.sources.map((source) => source.flush?.().catch((error: unknown) => this.options.logger.warn({ event: 'outbox_mark_failed', ...errorFields(error) }))));
   }
 }

@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { TOPICS } from '@pulseboard/contracts';
 import { writeOutbox, type OutboxMessage } from '@pulseboard/kafka-kit';
 import type { EvaluationStep } from '@pulseboard/rules';
-import { deleteStates, insertHistory, writeStates, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
+import { deleteStates, insertHistory, writeStates, type CommittedHistoryRow, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
 
 export interface EngineTopics {
   ruleOutcomes: string;
@@ -23,6 +23,8 @@ export class ChangeSet {
   readonly states = new Map<number, StateWrite>();
   readonly deleted = new Set<number>();
   private readonly history: HistoryWrite[] = [];
+  /** The history rows as written (with their positions): the relay sends them from memory once the transaction committed. */
+  written: CommittedHistoryRow[] = [];
   /** W3C trace context of the batch that made these changes: stored with them, relayed with them. */
   traceparent: string | undefined;
   private readonly outcomes: { projectKey: string; eventId: number; tilesAffected: number }[] = [];
@@ -80,7 +82,10 @@ export class ChangeSet {
   static async writeAll(tx: PoolClient, sets: readonly { set: ChangeSet; partition: number; relayStream: number }[], topics: EngineTopics): Promise<void> {
     await deleteStates(tx, sets.flatMap(({ set }) => [...set.deleted]));
     await writeStates(tx, sets.flatMap(({ set }) => [...set.states.values()]));
-    await insertHistory(tx, sets.flatMap(({ set, relayStream }) => set.history.map((h) => ({ ...h, relayStream, traceparent: set.traceparent ?? null }))));
+    const rows = sets.map(({ set, relayStream }) => set.history.map((h) => ({ ...h, relayStream, traceparent: set.traceparent ?? null })));
+    const positions = await insertHistory(tx, rows.flat());
+    let next = 0;
+    sets.forEach(({ set }, i) => (set.written = rows[i]!.map((row) => ({ ...row, position: positions[next++]! }))));
     const outcomes = sets.flatMap(({ set, partition }) =>
       set.outcomes.map((o) => ({
         partition,

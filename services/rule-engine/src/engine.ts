@@ -5,7 +5,7 @@ import { OUTCOME_WANTED_HEADER, PROJECT_REVISION_HEADER, type IngestedEvent } fr
 import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
 import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from '@pulseboard/rules';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
-import { claimHistoryStream, loadStates, wakingTiles, type StoredState } from './repository.ts';
+import { claimHistoryStream, loadStates, wakingTiles, type CommittedHistoryRow, type StoredState } from './repository.ts';
 import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';
 import type { EngineMetrics } from './metrics.ts';
 
@@ -35,7 +35,11 @@ export interface EngineDeps {
   /** Spans per batch (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   tracing: Tracing;
   /** Told after each commit that wrote messages, and which: tile changes (the history) or rule outcomes (the outbox); after a claim, both. */
-  onCommitted: (wrote: { history: boolean; outbox: boolean }) => void;
+  /**
+   * After a commit that wrote what the relay sends: `history`, the rows it appended (with positions),
+   * in order; `claimed`, a partition was just claimed (what a former owner left is read, not taken from memory).
+   */
+  onCommitted: (wrote: { history: readonly CommittedHistoryRow[]; outbox: boolean; claimed?: boolean }) => void;
   /**
    * Whether an event's project revision (the accepting gateway's, header
    * pb-project-revision) makes the engine re-read the project's rules first.
@@ -86,7 +90,7 @@ export class RuleEngine {
       if (this.deps.partitionOf(row.project_key) === claim.partition) memory.wakes.set(row.tile_id, { projectKey: row.project_key, at: row.wake_at.getTime() });
     }
     this.memory.set(claim.partition, memory);
-    this.deps.onCommitted({ history: true, outbox: true }); // what a former owner left leaves now
+    this.deps.onCommitted({ history: [], outbox: true, claimed: true }); // what a former owner left leaves now
     this.schedule();
   };
 
@@ -231,7 +235,7 @@ export class RuleEngine {
     this.deps.metrics.changes(set.changeCount);
     // A webhook's outcome leaves at once even when its event changed no tile: without the
     // wake-up it waited for the relay's sweep (about 1 s) instead of a few ms.
-    if (set.relays) this.deps.onCommitted({ history: set.changeCount > 0, outbox: set.outcomeCount > 0 });
+    if (set.relays) this.deps.onCommitted({ history: set.written, outbox: set.outcomeCount > 0 });
     this.schedule();
   }
 

@@ -23,6 +23,10 @@ const properties = {
   // The relay sends after each commit; this sweep only finds what no commit announced (a former
   // owner's rows after a crash), so it can be slow.
   RULE_ENGINE_RELAY_SWEEP_MS: { type: 'integer', minimum: 100, default: 1000 },
+  // How often the relay writes how far it sent the history (its cursors), instead of after every
+  // round (a round per commit, every 20 ms while events flow). A crash or a hand-over sends what the
+  // last written cursor does not cover again: tile changes are at least once, readers drop repeats by position.
+  RULE_ENGINE_RELAY_MARK_MS: { type: 'integer', minimum: 0, maximum: 10000, default: 500 },
   // Liveness/readiness and /metrics; 0 disables the listener.
   RULE_ENGINE_HTTP_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9103 },
   RULE_ENGINE_HTTP_HOST: { type: 'string', default: '127.0.0.1' },

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
-import { PROJECT_REVISION_HEADER, TOPICS, withTraceparent, type TileChange, type TileStatus, type TileValue } from '@pulseboard/contracts';
-import { claimLogStream, logSource, prepared, type LogStreamKey, type RelaySource } from '@pulseboard/kafka-kit';
+import type { Logger } from 'pino';
+import { PROJECT_REVISION_HEADER, TOPICS, withTraceparent, type TileStatus, type TileValue } from '@pulseboard/contracts';
+import { claimLogStream, logSource, prepared, type LogEntry, type LogRelaySource, type LogStreamKey } from '@pulseboard/kafka-kit';
 import type { EvaluationState, TileState, TileStateChange } from '@pulseboard/rules';
 
 /** Every SQL statement of the engine on its own tables: tile_states, tile_state_history, its relay cursors and its outbox. Tiles are read through @pulseboard/control-plane. */
@@ -90,16 +91,17 @@ export interface HistoryRow extends HistoryWrite {
  * the rows are produced). One session draws them in increasing order, so a
  * partition's positions grow with its transactions.
  */
-export async function insertHistory(tx: PoolClient, writes: readonly HistoryRow[]): Promise<void> {
-  if (writes.length === 0) return;
-  await tx.query(prepared(
+export async function insertHistory(tx: PoolClient, writes: readonly HistoryRow[]): Promise<number[]> {
+  if (writes.length === 0) return [];
+  const { rows } = await tx.query<{ id: number }>(prepared(
     `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),
           numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM drawn)
      INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, traceparent)
      SELECT u.relay_stream, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause, u.rules_revision, u.traceparent
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::text[], $12::int[], $13::bigint[], $14::text[])
               WITH ORDINALITY AS u(tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, relay_stream, rules_revision, traceparent, n)
-       JOIN numbered USING (n)`,
+       JOIN numbered USING (n)
+     RETURNING id`,
     [
       writes.map((w) => w.tileId),
       writes.map((w) => w.projectKey),
@@ -117,6 +119,49 @@ export async function insertHistory(tx: PoolClient, writes: readonly HistoryRow[
       writes.map((w) => w.traceparent),
     ],
   ));
+  // The nth write took the nth smallest id.
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** A history row as committed, with its position (id). */
+export interface CommittedHistoryRow extends HistoryRow {
+  position: number;
+}
+
+/**
+ * The tile-change message a history row stands for, built the same way from
+ * a row read back and from one the engine just committed (`committedEntries`),
+ * so the relay sends the same bytes either way.
+ */
+function tileChangeEntry(row: CommittedHistoryRow, tileChangesTopic: string): LogEntry {
+  const { change } = row;
+  const encoded = withTraceparent(
+    TOPICS.tileChanges.encode({
+      position: row.position,
+      tile_id: row.tileId,
+      project_key: row.projectKey,
+      tile_name: row.tileName,
+      status: change.status,
+      previous_status: change.previous_status,
+      value: change.value,
+      previous_value: change.previous_value,
+      version: change.version,
+      event_id: change.event_id,
+      changed_at: new Date(change.changed_at).toISOString(),
+      cause: change.cause,
+    }),
+    row.traceparent ?? undefined,
+  );
+  return {
+    stream: row.relayStream,
+    position: row.position,
+    message: { topic: tileChangesTopic, ...encoded, headers: { ...encoded.headers, [PROJECT_REVISION_HEADER]: String(row.rulesRevision) } },
+  };
+}
+
+/** What a commit wrote to the history, as the relay's entries (`LogRelaySource.offer`). */
+export function committedEntries(rows: readonly CommittedHistoryRow[], tileChangesTopic: string): LogEntry[] {
+  return rows.map((row) => tileChangeEntry(row, tileChangesTopic));
 }
 
 const RELAY_CURSORS_TABLE = 'rule_engine_relay_cursors';
@@ -127,31 +172,73 @@ export async function claimHistoryStream(tx: PoolClient, key: LogStreamKey): Pro
   return claimLogStream(tx, RELAY_CURSORS_TABLE, key, rows[0]?.max ?? 0);
 }
 
-/** The history as the source of the tile-changes topic: each row after its stream's cursor becomes that change's message. */
-export function historySource(pool: Pool, stream: { groupId: string; eventsTopic: string; tileChangesTopic: string }): RelaySource {
+/**
+ * The history as the source of the tile-changes topic: each row after its
+ * stream's cursor becomes that change's message. Once a stream is read to its
+ * end, what the engine commits comes from memory (`offer`), not read back;
+ * the cursors are written at most every `markIntervalMs`.
+ */
+export function historySource(pool: Pool, stream: { groupId: string; eventsTopic: string; tileChangesTopic: string; markIntervalMs?: number; logger?: Logger }): LogRelaySource {
   return logSource({
     pool,
     cursorsTable: RELAY_CURSORS_TABLE,
     groupId: stream.groupId,
     topic: stream.eventsTopic,
+    offers: true, // the engine offers what each commit appended (service.ts)
+    ...(stream.markIntervalMs !== undefined ? { markIntervalMs: stream.markIntervalMs } : {}),
+    ...(stream.logger !== undefined ? { logger: stream.logger } : {}),
     async read(after, limit) {
-      const { rows } = await pool.query<TileChange & { relay_stream: number; changed_at: Date; rules_revision: string; traceparent: string | null }>(prepared(
-        `SELECT h.relay_stream, h.rules_revision::text AS rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause, h.traceparent
+      const { rows } = await pool.query<HistoryReadRow>(prepared(
+        `SELECT h.relay_stream, h.rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause, h.traceparent
            FROM unnest($1::int[], $2::bigint[]) AS c(stream, after)
            CROSS JOIN LATERAL (SELECT * FROM tile_state_history h WHERE h.relay_stream = c.stream AND h.id > c.after ORDER BY h.id LIMIT $3) h
           ORDER BY h.id LIMIT $3`,
         [after.map((a) => a.stream), after.map((a) => a.position), limit],
       ));
-      return rows.map(({ relay_stream, rules_revision, traceparent, ...change }) => {
-        const encoded = withTraceparent(TOPICS.tileChanges.encode({ ...change, changed_at: change.changed_at.toISOString() }), traceparent ?? undefined);
-        return {
-          stream: relay_stream,
-          position: change.position,
-          message: { topic: stream.tileChangesTopic, ...encoded, headers: { ...encoded.headers, [PROJECT_REVISION_HEADER]: rules_revision } },
-        };
-      });
+      return rows.map((r) =>
+        tileChangeEntry(
+          {
+            relayStream: r.relay_stream,
+            position: r.position,
+            tileId: r.tile_id,
+            projectKey: r.project_key,
+            tileName: r.tile_name,
+            rulesRevision: r.rules_revision,
+            traceparent: r.traceparent,
+            change: {
+              status: r.status,
+              previous_status: r.previous_status,
+              value: r.value,
+              previous_value: r.previous_value,
+              version: r.version,
+              event_id: r.event_id,
+              changed_at: r.changed_at.getTime(),
+              cause: r.cause,
+            },
+          },
+          stream.tileChangesTopic,
+        ),
+      );
     },
   });
+}
+
+interface HistoryReadRow {
+  relay_stream: number;
+  rules_revision: number;
+  position: number;
+  tile_id: number;
+  project_key: string;
+  tile_name: string;
+  status: TileStatus;
+  previous_status: TileStatus;
+  value: TileValue;
+  previous_value: TileValue;
+  version: number;
+  event_id: number | null;
+  changed_at: Date;
+  cause: TileStateChange['cause'];
+  traceparent: string | null;
 }
 
 /** Tiles that need time-driven evaluation at some point, for re-arming the timers of claimed partitions. */

@@ -7,7 +7,7 @@ import type { RuleEngineEnv } from './env.ts';
 import { RuleEngine } from './engine.ts';
 import { createEngineMetrics } from './metrics.ts';
 import { RulesCache } from './rules-cache.ts';
-import { historySource } from './repository.ts';
+import { committedEntries, historySource } from './repository.ts';
 import { readRelayBacklog } from './relay-backlog.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
@@ -54,7 +54,13 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   const rules = new RulesCache(pool, tileRuleValidator(ajv), logger);
   let claimed: () => number[] = () => [];
   const outbox = outboxSource(pool, OUTBOX_TABLE);
-  const history = historySource(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS, tileChangesTopic: env.TOPIC_TILE_CHANGES });
+  const history = historySource(pool, {
+    groupId: env.RULE_ENGINE_GROUP_ID,
+    eventsTopic: env.TOPIC_EVENTS,
+    tileChangesTopic: env.TOPIC_TILE_CHANGES,
+    markIntervalMs: env.RULE_ENGINE_RELAY_MARK_MS,
+    logger,
+  });
   const relay = new OutboxRelay({
     producer,
     logger,
@@ -71,7 +77,13 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     clock: options.clock ?? Date.now,
     groupId: env.RULE_ENGINE_GROUP_ID,
     partitionOf: (projectKey) => partitionForKey(projectKey, partitions),
-    onCommitted: (wrote) => relay.notify([...(wrote.outbox ? [outbox] : []), ...(wrote.history ? [history] : [])]),
+    onCommitted: (wrote) => {
+      // A claimed partition's stream is read from its cursor (a former owner may have left rows); after a
+      // commit, the relay takes what it wrote from memory instead of reading it back.
+      if (wrote.claimed) history.forget();
+      else history.offer(committedEntries(wrote.history, env.TOPIC_TILE_CHANGES));
+      relay.notify([...(wrote.outbox ? [outbox] : []), ...(wrote.history.length > 0 || wrote.claimed ? [history] : [])]);
+    },
     tracing,
     followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
   });
