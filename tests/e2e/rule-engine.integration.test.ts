@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { loadRuleEngineEnv, startRuleEngine, type RuleEngineService } from '@pulseboard/rule-engine';
-import { envelope, readTopic, request, TEST_DATABASE_URL, waitFor } from '@pulseboard/test-kit';
+import { envelope, freePort, readTopic, request, TEST_DATABASE_URL, waitFor } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 
 type Project = Awaited<ReturnType<Awaited<ReturnType<typeof startPipeline>>['provision']>>;
@@ -17,7 +17,7 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    engine = await startRuleEngine(loadRuleEngineEnv({ ...pipeline.env, RULE_ENGINE_HTTP_PORT: '0', RULE_ENGINE_RULES_POLL_MS: '100000' }), { clock });
+    engine = await startRuleEngine(loadRuleEngineEnv({ ...pipeline.env, RULE_ENGINE_HTTP_PORT: String(await freePort()), RULE_ENGINE_RULES_POLL_MS: '100000' }), { clock });
   });
   afterAll(async () => {
     await engine?.stop();
@@ -72,6 +72,34 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
     await engine.tick();
     expect(await state(tile)).toMatchObject({ status: 'ok', value: 0, version: 4, last_event_id: null });
     expect((await history(tile)).at(-1)).toMatchObject({ cause: 'time', status: 'ok', previous_status: 'warning', event_id: null });
+  });
+
+  /** The engine's own count of the timer's transactions, from its /metrics. */
+  const timerTransactions = async (): Promise<number> => {
+    const text = await (await fetch(`${engine.httpAddress}/metrics`)).text();
+    return Number(/^rule_engine_timer_transactions_total (\d+)/m.exec(text)?.[1] ?? NaN);
+  };
+
+  it('the timer opens a transaction only for a partition with something due: a tick with nothing due costs none', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    const tile = await createTile(project, 'Errors soon gone', { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '1m', warning: 1, critical: 10 } });
+    now = Date.now();
+    await ingest(project, { type: 'error', name: 'boom' });
+    await waitForVersion(tile, 1);
+    // Whatever earlier tests left due goes first.
+    now += 1000;
+    await engine.tick();
+    const before = await timerTransactions();
+    expect(before).toBeGreaterThanOrEqual(0);
+    // The engine holds every partition of the events topic, and nothing is due yet: no transaction.
+    await engine.tick();
+    await engine.tick();
+    expect(await timerTransactions()).toBe(before);
+    // The entry leaves the window: one transaction, for the one partition that holds the tile.
+    now += 60_000;
+    await engine.tick();
+    expect(await state(tile)).toMatchObject({ status: 'ok', value: 0, version: 2 });
+    expect(await timerTransactions()).toBe(before + 1);
   });
 
   it('stale_after fires without an event; pending holds a worse status until it has lasted', async () => {

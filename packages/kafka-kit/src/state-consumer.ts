@@ -233,18 +233,14 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
 
   class Fenced extends Error {}
 
-  const moveOffsetText = `UPDATE ${table} SET next_offset = $4, updated_at = now() WHERE group_id = $1 AND topic = $2 AND partition = $3 AND epoch = $5 AND next_offset = $6`;
-  /**
-   * The claim's offset moved to `nextOffset`, only under its epoch and only from the offset it last
-   * stored: one row when the claim holds (and its row is then locked for the transaction), none when
-   * another instance claimed the partition or an earlier attempt's commit went through unseen.
-   */
-  const moveOffset = (claim: PartitionClaim, nextOffset: bigint) =>
-    prepared(moveOffsetText, [groupId, topic, claim.partition, nextOffset.toString(), claim.epoch, claim.nextOffset.toString()]);
   const moveOffsetsText = `UPDATE ${table} AS o SET next_offset = m.next_offset, updated_at = now()
       FROM unnest($3::int[], $4::bigint[], $5::bigint[], $6::bigint[]) AS m(partition, next_offset, epoch, stored)
      WHERE o.group_id = $1 AND o.topic = $2 AND o.partition = m.partition AND o.epoch = m.epoch AND o.next_offset = m.stored`;
-  /** `moveOffset` for several claims at once: one row per claim that holds. */
+  /**
+   * Each claim's offset moved to its `nextOffset`, only under its epoch and only from the offset it last
+   * stored: one row per claim that holds (its row is then locked for the transaction), none for a claim
+   * another instance took or whose earlier attempt's commit went through unseen.
+   */
   const moveOffsets = (moves: { claim: PartitionClaim; nextOffset: bigint }[]) =>
     prepared(moveOffsetsText, [
       groupId,
@@ -279,7 +275,7 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
         // COMMIT (Postgres stopped), that attempt may have committed; then this one must not apply the
         // batch again. It finds the row moved and is treated as fenced: the partition is claimed again
         // and its state reloaded from what did commit.
-        const moved = await tx.query(moveOffset(current, nextOffset));
+        const moved = await tx.query(moveOffsets([{ claim: current, nextOffset }]));
         if (moved.rowCount !== 1) throw new Fenced();
         const handled: StateBatchResult = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
         await settle(handled.outcomes);

@@ -34,7 +34,6 @@ export interface EngineDeps {
   partitionOf: (projectKey: string) => number;
   /** Spans per batch (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   tracing: Tracing;
-  /** Told after each commit that wrote messages, and which: tile changes (the history) or rule outcomes (the outbox); after a claim, both. */
   /**
    * After a commit that wrote what the relay sends: `history`, the rows it appended (with positions),
    * in order; `claimed`, a partition was just claimed (what a former owner left is read, not taken from memory).
@@ -46,6 +45,11 @@ export interface EngineDeps {
    * Off only to show what it buys (the rules then move by the poll alone).
    */
   followRevisions: boolean;
+  /**
+   * Time-driven changes (window entries leaving, staleness, damping) due within this long of each
+   * other are applied together: timer ticks are at least this far apart. Default 20.
+   */
+  timeGatherMs?: number;
 }
 
 /** The project revision the accepting gateway knew, from the event's header; 0 when absent. */
@@ -247,8 +251,8 @@ export class RuleEngine {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     if (earliest === Infinity) return;
-    // At least 20 ms apart, so a window full of near-simultaneous leavings is one transaction, not hundreds.
-    const delay = Math.min(2 ** 31 - 1, Math.max(20, earliest - this.deps.clock()));
+    // At least timeGatherMs apart, so a window full of near-simultaneous leavings is one transaction, not hundreds.
+    const delay = Math.min(2 ** 31 - 1, Math.max(this.deps.timeGatherMs ?? 20, earliest - this.deps.clock()));
     this.arm(delay);
   }
 
@@ -270,7 +274,11 @@ export class RuleEngine {
   /** Applies every time-driven change due by the clock's now (the timer calls it; tests with a fake clock too). */
   async tick(): Promise<number> {
     let changes = 0;
-    for (const partition of [...this.memory.keys()]) {
+    for (const [partition, due] of [...this.memory]) {
+      // A partition with nothing due costs no transaction (a tick finds one or two due tiles among many partitions).
+      const now = this.deps.clock();
+      if (![...due.wakes.values()].some((wake) => wake.at <= now)) continue;
+      this.deps.metrics.timerTransaction();
       await this.consumer?.withClaim(partition, async (tx) => {
         const memory = this.memory.get(partition);
         if (memory === undefined) return;

@@ -11,6 +11,11 @@ const properties = {
   // transaction carries this long's events; part of every tile change's and webhook outcome's latency.
   // 20 ms: at 100 events/s, 10 ms made a fetch, a transaction and a relay round per 1-2 events (docs/performance.md).
   RULE_ENGINE_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 20 },
+  // Time-driven changes (window entries leaving, staleness, damping) are applied by a timer whose ticks
+  // are at least this far apart: what falls due within it shares one transaction per partition. A
+  // time-driven change is up to this late; 20 made a tick (and a transaction) every 20 ms once windows
+  // of a steady stream start to empty (docs/performance.md).
+  RULE_ENGINE_TIME_GATHER_MS: { type: 'integer', minimum: 1, maximum: 10000, default: 100 },
   // How long a crashed engine keeps its partitions before the group moves them.
   RULE_ENGINE_SESSION_TIMEOUT_MS: { type: 'integer', minimum: 6000, default: 30000 },
   // A safety net only: how often the cached rules' project revisions are compared with Postgres.

@@ -6,6 +6,8 @@ export interface EngineMetrics {
   registry: Registry;
   evaluated(tilesAffected: number): void;
   changes(count: number): void;
+  /** A transaction of the timer (time-driven changes of one partition). */
+  timerTransaction(): void;
   dropped(): void;
   /** A batch's oldest event: seconds from the gateway's receipt to the start of its evaluation (Kafka and the fetch loop). */
   batchWaited(seconds: number): void;
@@ -31,6 +33,7 @@ export function createEngineMetrics(): EngineMetrics {
   const waited = new Histogram({ name: 'rule_engine_batch_wait_seconds', help: "A batch's oldest event, from the gateway's receipt to the start of evaluation", buckets: STAGE_BUCKETS, registers: [registry] });
   const applied = new Histogram({ name: 'rule_engine_batch_apply_seconds', help: 'A batch from the start of evaluation to its commit', buckets: STAGE_BUCKETS, registers: [registry] });
   const relaying = new Histogram({ name: 'rule_engine_relay_send_seconds', help: 'One relay round: read outbox or history rows and send them (marking them sent follows behind)', buckets: STAGE_BUCKETS, registers: [registry] });
+  const timerTransactions = new Counter({ name: 'rule_engine_timer_transactions_total', help: 'Transactions of the timer that applies time-driven changes (one per partition with something due)', registers: [registry] });
   const reloads = new Counter({ name: 'rule_engine_rules_reloads_total', help: "Projects whose rules were read again, by what told of the change", labelNames: ['trigger'], registers: [registry] });
   return {
     registry,
@@ -40,6 +43,7 @@ export function createEngineMetrics(): EngineMetrics {
       affected.inc(n);
     },
     changes: (n) => changes.inc(n),
+    timerTransaction: () => timerTransactions.inc(),
     dropped: () => dropped.inc(),
     batchWaited: (seconds) => waited.observe(seconds),
     batchApplied: (seconds) => applied.observe(seconds),

@@ -86,6 +86,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     },
     tracing,
     followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
+    timeGatherMs: env.RULE_ENGINE_TIME_GATHER_MS,
   });
   // Control-plane writes, as they happen: a cached project older than the message is read again and
   // its loaded states move to the new rules (a tile nobody sends events to changes too). Before the
