@@ -63,6 +63,13 @@ interface Cursor {
   synced: boolean;
 }
 
+/** An entry its writer just committed, its message built only if the relay takes it from memory. */
+export interface OfferedEntry {
+  stream: number;
+  position: number;
+  message: () => OutboxMessage;
+}
+
 /** A source that also takes entries from memory: what its writer just committed (`offer`). */
 export interface LogRelaySource extends RelaySource {
   /**
@@ -71,7 +78,7 @@ export interface LogRelaySource extends RelaySource {
    * commit, for every commit that wrote to a stream; entries of streams the
    * source reads anyway are dropped.
    */
-  offer(entries: readonly LogEntry[]): void;
+  offer(entries: readonly OfferedEntry[]): void;
   flush(): Promise<void>;
 }
 
@@ -96,7 +103,7 @@ export function logSource(options: LogSourceOptions): LogRelaySource {
   /** Per owned partition. */
   const cursors = new Map<number, Cursor>();
   /** Per stream, entries offered and not handed out yet, in position order. */
-  const offered = new Map<number, LogEntry[]>();
+  const offered = new Map<number, OfferedEntry[]>();
   /** Streams whose offers overflowed: a read that began before that cannot tell the source it reached the end. */
   const overflowEpoch = new Map<number, number>();
   /** Per stream, the highest position sent and not yet written as its mark. */
@@ -146,7 +153,7 @@ export function logSource(options: LogSourceOptions): LogRelaySource {
     markTimer.unref();
   };
 
-  /** The offered entries of `cursor`'s stream after its position (and after `after`), at most `room`. */
+  /** The offered entries of `cursor`'s stream after its position (and after `after`), at most `room`, their messages built. */
   function takeOffered(cursor: Cursor, after: number, room: number): LogEntry[] {
     const list = offered.get(cursor.stream);
     if (list === undefined) return [];
@@ -155,7 +162,18 @@ export function logSource(options: LogSourceOptions): LogRelaySource {
     const taken = fresh.slice(0, room);
     if (fresh.length > taken.length) offered.set(cursor.stream, fresh.slice(taken.length));
     else offered.delete(cursor.stream);
-    return taken;
+    return taken.map((e) => ({ stream: e.stream, position: e.position, message: e.message() }));
+  }
+
+  /** What a read returned is not needed from memory: the offers it covers go (a stream read in a catch-up keeps few). */
+  function dropRead(readTo: Map<number, number>): void {
+    for (const [stream, position] of readTo) {
+      const list = offered.get(stream);
+      if (list === undefined) continue;
+      const rest = list.filter((e) => e.position > position);
+      if (rest.length > 0) offered.set(stream, rest);
+      else offered.delete(stream);
+    }
   }
 
   return {
@@ -196,6 +214,7 @@ export function logSource(options: LogSourceOptions): LogRelaySource {
           limit,
         );
         for (const e of entries) readTo.set(e.stream, Math.max(readTo.get(e.stream) ?? 0, e.position));
+        dropRead(readTo);
         // The read reached every stream's end as of its snapshot: whatever committed after it was offered.
         // Not for a cursor forgotten meanwhile, nor a stream whose offers overflowed since the read began.
         if (options.offers === true && entries.length < limit) {

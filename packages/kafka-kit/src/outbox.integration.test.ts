@@ -237,6 +237,7 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     expect((await readTopic(topic)).map((m) => m.value)).toEqual(['x', 'y', 'x', 'y']);
   });
 
+  const lazy = (entries: LogEntry[]) => entries.map((e) => ({ stream: e.stream, position: e.position, message: () => e.message }));
   const cursorOf = async (stream: number) => Number((await pool.query(`SELECT position FROM ${cursors} WHERE stream = $1`, [stream])).rows[0].position);
 
   it('once a read reached a stream\'s end, what its writer offers after each commit is sent without reading; marks are held back until the interval or a flush', async () => {
@@ -256,7 +257,7 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     for (let i = 0; i < 5; i++) {
       const entries = await appendLog(stream, [`m${i}`], topic);
       offered.push(...entries);
-      source.offer(entries);
+      source.offer(lazy(entries));
       relay.notify([source]);
     }
     await waitFor(async () => (await readTopic(topic)).length === 7, { what: 'the offered rows' });
@@ -287,13 +288,13 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
       onRead: async () => {
         round++;
         // After the read's snapshot: a commit it cannot see, offered by its writer.
-        if (round === 1) source.offer(await appendLog(stream, ['missed by the read'], topic));
+        if (round === 1) source.offer(lazy(await appendLog(stream, ['missed by the read'], topic)));
       },
     });
     const relay = new OutboxRelay({ producer, logger, sources: [source], partitions: () => [8], sweepIntervalMs: 3_600_000 });
     relays.push(relay);
     // Committed and offered before the read: both the read and memory hold it.
-    source.offer(await appendLog(stream, ['seen by both'], topic));
+    source.offer(lazy(await appendLog(stream, ['seen by both'], topic)));
     relay.notify([source]);
     await waitFor(async () => (await readTopic(topic)).length >= 2, { what: 'both rows' });
     await relay.flush();

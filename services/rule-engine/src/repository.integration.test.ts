@@ -54,9 +54,9 @@ describe('tile changes from memory and from the history are the same messages', 
 
     const fromMemory = committedEntries(rows.map((row, i) => ({ ...row, position: positions[i]! })), TOPIC);
     const batch = await historySource(pool, { groupId: 'g', eventsTopic: 'events', tileChangesTopic: TOPIC }).next([0], 100);
-    expect(batch?.messages).toEqual(fromMemory.map((e) => e.message));
+    expect(batch?.messages).toEqual(fromMemory.map((e) => e.message()));
     expect(fromMemory.map((e) => e.stream)).toEqual([stream, stream, stream]);
-    expect(fromMemory.map((e) => JSON.parse(e.message.value).tile_id)).toEqual([11, 12, 13]);
+    expect(fromMemory.map((e) => JSON.parse(e.message().value).tile_id)).toEqual([11, 12, 13]);
     expect(fromMemory.map((e) => e.position)).toEqual(positions);
   });
 });

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import { PROJECT_REVISION_HEADER, TOPICS, withTraceparent, type TileStatus, type TileValue } from '@pulseboard/contracts';
-import { claimLogStream, logSource, prepared, type LogEntry, type LogRelaySource, type LogStreamKey } from '@pulseboard/kafka-kit';
+import { claimLogStream, logSource, prepared, type LogEntry, type LogRelaySource, type LogStreamKey, type OfferedEntry } from '@pulseboard/kafka-kit';
 import type { EvaluationState, TileState, TileStateChange } from '@pulseboard/rules';
 
 /** Every SQL statement of the engine on its own tables: tile_states, tile_state_history, its relay cursors and its outbox. Tiles are read through @pulseboard/control-plane. */
@@ -159,9 +159,9 @@ function tileChangeEntry(row: CommittedHistoryRow, tileChangesTopic: string): Lo
   };
 }
 
-/** What a commit wrote to the history, as the relay's entries (`LogRelaySource.offer`). */
-export function committedEntries(rows: readonly CommittedHistoryRow[], tileChangesTopic: string): LogEntry[] {
-  return rows.map((row) => tileChangeEntry(row, tileChangesTopic));
+/** What a commit wrote to the history, offered to the relay (`LogRelaySource.offer`): each message is built only if the relay sends it from memory. */
+export function committedEntries(rows: readonly CommittedHistoryRow[], tileChangesTopic: string): OfferedEntry[] {
+  return rows.map((row) => ({ stream: row.relayStream, position: row.position, message: () => tileChangeEntry(row, tileChangesTopic).message }));
 }
 
 const RELAY_CURSORS_TABLE = 'rule_engine_relay_cursors';
