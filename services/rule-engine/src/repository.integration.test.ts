@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { createPool, migrateAll } from '@pulseboard/db';
+import { createPool, inTransaction, migrateAll } from '@pulseboard/db';
 import { createScratchDatabase } from '@pulseboard/test-kit';
 import { claimHistoryStream, committedEntries, historySource, insertHistory, type HistoryRow } from './repository.ts';
 
@@ -25,20 +25,8 @@ describe('tile changes from memory and from the history are the same messages', 
     await database?.drop();
   });
 
-  async function inTx<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-    const tx = await pool.connect();
-    try {
-      await tx.query('BEGIN');
-      const result = await work(tx);
-      await tx.query('COMMIT');
-      return result;
-    } finally {
-      tx.release();
-    }
-  }
-
   it('every field, header and position of what a commit wrote equals what reading it back gives', async () => {
-    const stream = await inTx((tx) => claimHistoryStream(tx, { groupId: 'g', topic: 'events', partition: 0 }));
+    const stream = await inTransaction(pool, (tx) => claimHistoryStream(tx, { groupId: 'g', topic: 'events', partition: 0 }));
     const at = Date.UTC(2026, 10, 26, 12, 0, 0, 123);
     const rows: HistoryRow[] = [
       { relayStream: stream, tileId: 11, projectKey: 'p1', tileName: 'Error rate', rulesRevision: 7, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
@@ -48,7 +36,7 @@ describe('tile changes from memory and from the history are the same messages', 
       { relayStream: stream, tileId: 13, projectKey: 'p2', tileName: '', rulesRevision: 1_000_000, traceparent: null,
         change: { cause: 'rule', status: 'ok', previous_status: 'unknown', value: 'deploy.finished', previous_value: -12.5, version: 2, event_id: 42, changed_at: at + 2 } },
     ];
-    const positions = await inTx((tx) => insertHistory(tx, rows));
+    const positions = await inTransaction(pool, (tx) => insertHistory(tx, rows));
     expect(positions).toHaveLength(3);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 

@@ -223,21 +223,15 @@ export function historySource(pool: Pool, stream: { groupId: string; eventsTopic
   });
 }
 
-interface HistoryReadRow {
+/** A history row as the relay reads it: the change's own fields, and what places it. */
+interface HistoryReadRow extends Omit<TileStateChange, 'changed_at'> {
   relay_stream: number;
   rules_revision: number;
   position: number;
   tile_id: number;
   project_key: string;
   tile_name: string;
-  status: TileStatus;
-  previous_status: TileStatus;
-  value: TileValue;
-  previous_value: TileValue;
-  version: number;
-  event_id: number | null;
   changed_at: Date;
-  cause: TileStateChange['cause'];
   traceparent: string | null;
 }
 
