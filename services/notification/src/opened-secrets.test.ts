@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { seal } from '@pulseboard/contracts';
-import { OpenedSecretsCache } from './opened-secrets.ts';
+import { OpenedSecretsCache, WebhookSigner } from './opened-secrets.ts';
 
 const KEY = 'current-secrets-key-0123456789abcdef';
 const OLD_KEY = 'previous-secrets-key-0123456789abcdef';
@@ -22,6 +22,22 @@ function signedWith(signature: string, at: Date): string[] {
     }
   });
 }
+
+describe('WebhookSigner', () => {
+  it('signs exactly as the Standard Webhooks library does, and refuses the secrets it refuses', () => {
+    const at = new Date('2026-11-26T12:34:56.789Z');
+    const unprefixed = Buffer.from([0, 255, 1, 254, 2, 253, 3, 252, 4]).toString('base64');
+    for (const secret of [secretA, secretB, unprefixed]) {
+      for (const payload of ['{}', '{"type":"tile.status_changed","data":{"name":"ünïcødé ✓ 🚀"}}', 'x'.repeat(70_000)]) {
+        expect(new WebhookSigner(secret).sign('dlv_42', at, payload)).toBe(new Webhook(secret).sign('dlv_42', at, payload));
+      }
+    }
+    for (const secret of ['', 'whsec_', 'not base64 at all!']) {
+      expect(() => new Webhook(secret)).toThrow();
+      expect(() => new WebhookSigner(secret)).toThrow();
+    }
+  });
+});
 
 describe('OpenedSecretsCache', () => {
   it('opens a service once while its sealed secrets stay the same', () => {

@@ -62,6 +62,33 @@ describe('outbound safety (SSRF)', () => {
     }
   });
 
+  it('reuses a kept-alive connection without arming a connect timer or adding listeners per delivery', async () => {
+    let connections = 0;
+    const server = createServer((req, res) => req.resume().on('end', () => res.end('ok'))).listen(0, '127.0.0.1');
+    server.on('connection', () => connections++);
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    try {
+      const options = { connectTimeoutMs: 60_000, timeoutMs: 60_000, maxResponseBytes: 1024, policy: { allowLoopback: true, allowPrivate: false } };
+      await postJson(`http://127.0.0.1:${port}/`, '{}', {}, options);
+      const before = timers();
+      for (let i = 0; i < 30; i++) expect((await postJson(`http://127.0.0.1:${port}/`, '{}', {}, options)).status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(connections).toBe(1);
+      // Each delivery on the same socket armed a 60 s connect timer before (30 more), and 30 more 'close' listeners.
+      expect(timers() - before).toBeLessThan(5);
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('does not follow redirects and reads at most the response cap', async () => {
     const server = createServer((req, res) => (req.url === '/redirect' ? res.writeHead(302, { location: 'http://169.254.169.254/' }).end() : res.end('x'.repeat(1_000_000)))).listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -85,6 +85,9 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     });
     const total = setTimeout(() => request.destroy(new DeliveryTimeout(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     request.on('socket', (socket) => {
+      // A kept-alive socket is connected already: it gets no connect timer (one per request would
+      // wait out connectTimeoutMs on every delivery, and its listeners pile up on the socket).
+      if (!socket.connecting) return;
       const connect = setTimeout(() => request.destroy(new DeliveryTimeout(`no connection within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
       socket.once('connect', () => clearTimeout(connect));
       socket.once('secureConnect', () => clearTimeout(connect));
