@@ -10,7 +10,10 @@
  * latency p50/p99 from the 201 to the row stored, to the tile change on Kafka,
  * to the WebSocket frame and to the notification's receipt. A calibration in
  * the same run (a bare fastify POST, raw kafkajs produce and consume, CPU µs
- * per message) lets figures from two runs or machines be compared.
+ * per message, at 1,000/s and at 100/s) lets figures from two runs or machines
+ * be compared. At the end, with the idle, ingest-100 and ingest-1000 phases:
+ * the marginal cost of an event at 100/s ((cores - idle cores) / rate) against
+ * its cost at 1,000/s, beside the same ratio of the bare fastify server.
  *
  *   pnpm bench:pipeline [--phases idle,ingest-100,ingest-300,ingest-1000,webhook-10000]
  *                       [--seconds 20] [--idle-seconds 30] [--warmup 10] [--projects 100]
@@ -117,13 +120,21 @@ async function main(): Promise<void> {
   const admin = kafka.admin();
   const db = new pg.Pool({ connectionString: infra.databaseUrl, max: 2 });
   const results: PhaseResult[] = [];
-  let calibration: { fastifyUs: number; kafkaClientUs: number; kafkaBrokerUs: number } | undefined;
+  let calibration: PipelineCalibration | undefined;
   try {
     if (!args['no-calibration']) {
       const fastifyUs = await calibrateFastify();
       const k = await calibrateKafka(infra.brokers, () => infra.pids().kafka);
-      calibration = { fastifyUs, kafkaClientUs: k.client, kafkaBrokerUs: k.broker };
+      // The same at 100/s: what this machine charges per request when requests come one at a time
+      // (the like-for-like baseline of the marginal cost at a low rate, printed at the end).
+      const fastifyAt100Us = await calibrateFastify(100, 10);
+      const k100 = await calibrateKafka(infra.brokers, () => infra.pids().kafka, 100, 10);
+      calibration = { fastifyUs, kafkaClientUs: k.client, kafkaBrokerUs: k.broker, at100: { fastifyUs: fastifyAt100Us, kafkaClientUs: k100.client, kafkaBrokerUs: k100.broker } };
       log(`calibration: bare fastify POST ${fmt(fastifyUs)} µs/request (server); raw kafkajs produce+consume ${fmt(k.client)} µs/message (client), broker ${fmt(k.broker)} µs/message`);
+      log(
+        `  the same at 100/s: bare fastify POST ${fmt(fastifyAt100Us)} µs/request (${(fastifyAt100Us / fastifyUs).toFixed(1)}x its cost at 1,000/s); ` +
+          `raw kafkajs ${fmt(k100.client)} µs/message (client, ${(k100.client / k.client).toFixed(1)}x), broker ${fmt(k100.broker)} (${(k100.broker / k.broker).toFixed(1)}x, its idle work included)`,
+      );
     }
     await migrate(checkout, infra.databaseUrl);
     await observer.startReceiver();
@@ -227,6 +238,7 @@ async function main(): Promise<void> {
       report(result);
     }
     driver.close();
+    reportMarginal(results, calibration);
   } finally {
     await observer.stop().catch(() => undefined);
     await admin.disconnect().catch(() => undefined);
@@ -235,6 +247,32 @@ async function main(): Promise<void> {
     await infra.stop();
   }
   if (args.json) writeFileSync(args.json, JSON.stringify({ checkout, env: args.env, postgres: settings, commit: execFileSync('git', ['-C', checkout, 'rev-parse', 'HEAD']).toString().trim(), calibration, results }, null, 2));
+}
+
+interface PipelineCalibration {
+  fastifyUs: number;
+  kafkaClientUs: number;
+  kafkaBrokerUs: number;
+  /** The same, driven at 100/s. */
+  at100: { fastifyUs: number; kafkaClientUs: number; kafkaBrokerUs: number };
+}
+
+/**
+ * Issue 25's marginal cost: (cores at 100/s - idle cores) / 100, against the cost of an event at
+ * 1,000/s, beside the same ratio of the calibration's bare server (a process with exactly one unit
+ * of work per request, no batching at all).
+ */
+function reportMarginal(results: PhaseResult[], calibration: PipelineCalibration | undefined): void {
+  const phase = (name: string) => results.find((r) => r.phase === name);
+  const idle = phase('idle');
+  const low = phase('ingest-100');
+  const high = phase('ingest-1000');
+  if (idle === undefined || low === undefined || high === undefined) return;
+  const cores = (r: PhaseResult) => Object.values(r.cpu).reduce((a, b) => a + b, 0) / r.windowSeconds;
+  const marginalUs = ((cores(low) - cores(idle)) / low.achieved) * 1e6;
+  const at1000Us = (Object.values(high.cpu).reduce((a, b) => a + b, 0) / high.events) * 1e6;
+  const machine = calibration === undefined ? '' : `; a bare fastify POST: ${(calibration.at100.fastifyUs / calibration.fastifyUs).toFixed(1)}x, raw kafkajs: ${(calibration.at100.kafkaClientUs / calibration.kafkaClientUs).toFixed(1)}x`;
+  log(`\nmarginal cost at 100 events/s: ${fmt(marginalUs)} µs/event ((cores - idle cores) / rate), ${(marginalUs / at1000Us).toFixed(1)}x the cost at 1,000/s (${fmt(at1000Us)}; target <= 2x)${machine}`);
 }
 
 function report(r: PhaseResult): void {

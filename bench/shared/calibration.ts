@@ -4,7 +4,9 @@
  * (bench:ingest's baseline server), CPU µs of the server per request at
  * 1,000/s; and raw kafkajs, one message per send (acks=all) at 1,000/s
  * consumed in the same process, CPU µs of that process per message (and of
- * the broker, when its pid is known).
+ * the broker, when its pid is known). Either can run at another rate: at 100/s
+ * they show what the machine charges per request when requests come one at a
+ * time (bench:pipeline prints both, the baseline of its marginal-cost figure).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +23,7 @@ export interface Calibration {
   kafkaBrokerUs: number;
 }
 
-export async function calibrateFastify(): Promise<number> {
+export async function calibrateFastify(rate = 1000, seconds = 5): Promise<number> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ingest/bare-server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let address = '';
   child.stdout!.on('data', (c: Buffer) => {
@@ -46,17 +48,17 @@ export async function calibrateFastify(): Promise<number> {
     await Promise.all(inFlight);
     return total;
   };
-  await drive(1000, 2);
+  await drive(rate, 2);
   const before = treeCpuSeconds(child.pid!);
-  const n = await drive(1000, 5);
+  const n = await drive(rate, seconds);
   const used = treeCpuSeconds(child.pid!) - before;
   poster.close();
   child.kill('SIGTERM');
   return (used / n) * 1e6;
 }
 
-export async function calibrateKafka(brokers: string, brokerPid?: () => number | undefined): Promise<{ client: number; broker: number }> {
-  const child = spawn(process.execPath, ['-C', '@pulseboard/source', '--import', 'tsx', 'bench/shared/calibrate-kafka.ts'], { cwd: root, env: { ...process.env, BROKERS: brokers }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function calibrateKafka(brokers: string, brokerPid?: () => number | undefined, rate = 1000, seconds = 5): Promise<{ client: number; broker: number }> {
+  const child = spawn(process.execPath, ['-C', '@pulseboard/source', '--import', 'tsx', 'bench/shared/calibrate-kafka.ts'], { cwd: root, env: { ...process.env, BROKERS: brokers, RATE: String(rate), SECONDS: String(seconds) }, stdio: ['ignore', 'pipe', 'inherit'] });
   const brokerCpu = () => {
     const pid = brokerPid?.();
     return pid === undefined ? NaN : treeCpuSeconds(pid);
