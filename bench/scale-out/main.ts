@@ -104,7 +104,12 @@ async function runOnce(name: string, options: { partitions?: number; instances: 
   log(`\n=== run ${name}: ${JSON.stringify(options.instances)}, events topic ${options.partitions ?? `as the services create it (${TOPICS.events.partitions})`} partitions (${load()})`);
   let stack: Stack | undefined;
   const infra: Infra = await startInfra(root, postgresSettingsOf(root));
-  const stopAll = () => Promise.allSettled([stack?.stop(), infra.stop()]);
+  // The services first: they drain through the broker and Postgres (stopped together, every service
+  // logged a failed drain step against a broker already gone).
+  const stopAll = async () => {
+    await stack?.stop().catch(() => undefined);
+    await infra.stop();
+  };
   const onSignal = () => void stopAll().then(() => process.exit(130));
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   const kafka = testKafka(infra.brokers);
