@@ -13,3 +13,4 @@ export * from './metrics.ts';
 export * from './fetch-pacer.ts';
 export * from './batch-runner.ts';
 export * from './prepared.ts';
+export * from './pipelined.ts';
