@@ -12,12 +12,6 @@ export interface PoolOptions {
   applicationName: string;
   /** Where lost connections are reported (default: a logger named after the application). */
   logger?: Logger;
-  /**
-   * node-postgres' pipeline mode: a query is sent at once, not after the previous one's answer, so
-   * statements issued together share a round trip (kafka-kit's `inOrder`, its state consumer's
-   * transactions). Refuses COPY and cursors. Default off.
-   */
-  pipeline?: boolean;
 }
 
 /**
@@ -40,7 +34,6 @@ export function createPool(options: PoolOptions): pg.Pool {
     options: '-c TimeZone=UTC',
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
-    ...(options.pipeline === true ? { pipeline: true } : {}),
   });
   pool.on('error', (error: Error) => logger.warn({ event: 'postgres_connection_lost', idle: true, ...postgresErrorFields(error) }));
   pool.on('connect', (client) => {

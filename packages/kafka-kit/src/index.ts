@@ -13,4 +13,3 @@ export * from './metrics.ts';
 export * from './fetch-pacer.ts';
 export * from './batch-runner.ts';
 export * from './prepared.ts';
-export * from './pipelined.ts';

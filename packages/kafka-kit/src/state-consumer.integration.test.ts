@@ -21,11 +21,9 @@ async function waitLogged<T>(check: () => Promise<T | undefined | false> | T | u
 }
 const decode = (value: Buffer | null) => (value === null ? { ok: false as const, code: 'empty_value', message: 'no value' } : { ok: true as const, value: value.toString() });
 
-// Every behaviour on both kinds of connection: one statement at a time, and pipelined (the rule
-// engine's), where a transaction's statements go out before the offsets move is known to hold.
-describe.each([{ pipeline: false }, { pipeline: true }])('state-owning consumer (offsets in Postgres, in the state transaction), pipeline: $pipeline', ({ pipeline }) => {
+describe('state-owning consumer (offsets in Postgres, in the state transaction)', () => {
   const kafka = testKafka();
-  const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 6, pipeline });
+  const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 6 });
   const suffix = uniqueName('kit').replace(/-/g, '_');
   const offsets = `kit_offsets_${suffix}`;
   const applied = `kit_applied_${suffix}`;
@@ -267,8 +265,7 @@ describe.each([{ pipeline: false }, { pipeline: true }])('state-owning consumer 
     const claims: number[] = [];
     await start(topic, group, { onClaim: async (_tx, claim) => void claims.push(claim.epoch) });
     await waitFor(async () => (await appliedValues(topic)).length === 1, { timeoutMs: 20000, what: 'first message' });
-    // Another instance takes the partition over; this one learns it only from its next batch's transaction,
-    // whose handler (pipelined: sent before the offsets move is answered) must then leave nothing behind.
+    // Another instance takes the partition over; this one learns it only from its next batch's transaction.
     await pool.query(`UPDATE ${offsets} SET epoch = epoch + 1 WHERE group_id = $1`, [group]);
     await produce(topic, [{ key: 'k', value: 'b' }]);
     await waitFor(async () => claims.length === 2 && (await appliedValues(topic)).length >= 2, { timeoutMs: 20000, what: 'the second message, after claiming again' });

@@ -10,7 +10,6 @@ import type { DeadLetter, DeadLetterTarget } from './dead-letters.ts';
 import { createBatchRunner, sleepWithHeartbeat, type Attempt } from './batch-runner.ts';
 import { TurnGatherer } from './turn-gatherer.ts';
 import { prepared } from './prepared.ts';
-import { SentStatement } from './pipelined.ts';
 
 /**
  * A partition this instance owns, proven by `epoch`: every transaction that
@@ -180,20 +179,9 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   async function inTransaction<R>(work: (tx: PoolClient) => Promise<R>): Promise<R> {
     const tx = await pool.connect();
     try {
-      // Pipelined: BEGIN goes out with the work's first statements instead of taking a round trip alone.
-      const begun = new SentStatement(tx.query('BEGIN'));
-      if (!tx.pipeline) await begun.value();
-      let result: R;
-      try {
-        result = await work(tx);
-      } catch (error) {
-        throw (await begun.error()) ?? error;
-      }
-      await begun.value();
-      const committed = await tx.query('COMMIT');
-      // Postgres answers COMMIT with ROLLBACK when a statement of the transaction failed: on a
-      // pipelined connection one nobody awaited would otherwise pass for a commit.
-      if (committed.command === 'ROLLBACK') throw new Error('the transaction was rolled back at COMMIT: one of its statements failed');
+      await tx.query('BEGIN');
+      const result = await work(tx);
+      await tx.query('COMMIT');
       return result;
     } catch (error) {
       await tx.query('ROLLBACK').catch(() => undefined);
@@ -263,31 +251,6 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       moves.map((m) => m.claim.nextOffset.toString()),
     ]);
 
-  /**
-   * Moves the offsets (`moveOffsets`), then runs the handler, and returns its result once every move
-   * is known to hold (else `fenced()` is thrown). Pipelined, the handler's statements go out right
-   * behind the move instead of after its answer; they are then applied even when the move fails, in
-   * a transaction that cannot commit (the caller rolls back what the thrown error leaves). Not
-   * pipelined, the handler runs only once the moves hold.
-   */
-  async function afterMovingOffsets<R>(tx: PoolClient, moves: { claim: PartitionClaim; nextOffset: bigint }[], fenced: () => Error, handler: () => Promise<R>): Promise<R> {
-    const moving = new SentStatement(tx.query(moveOffsets(moves)));
-    const holds = async () => {
-      if ((await moving.value()).rowCount !== moves.length) throw fenced();
-    };
-    if (!tx.pipeline) await holds();
-    let handled: R;
-    try {
-      handled = await handler();
-    } catch (error) {
-      // The cause, when there is one, is the move's failure or the fencing, not what followed from it.
-      await holds();
-      throw error;
-    }
-    await holds();
-    return handled;
-  }
-
   const runnerOptions = {
     logger,
     topic,
@@ -312,9 +275,9 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
         // COMMIT (Postgres stopped), that attempt may have committed; then this one must not apply the
         // batch again. It finds the row moved and is treated as fenced: the partition is claimed again
         // and its state reloaded from what did commit.
-        const handled = await afterMovingOffsets(tx, [{ claim: current, nextOffset }], () => new Fenced(), async (): Promise<StateBatchResult> =>
-          messages.length === 0 ? { outcomes: [] } : options.handle(tx, messages, current),
-        );
+        const moved = await tx.query(moveOffsets([{ claim: current, nextOffset }]));
+        if (moved.rowCount !== 1) throw new Fenced();
+        const handled: StateBatchResult = messages.length === 0 ? { outcomes: [] } : await options.handle(tx, messages, current);
         await settle(handled.outcomes);
         return handled;
       });
@@ -372,16 +335,16 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       try {
         results = await inTransaction(async (tx) => {
           // Every claim checked and its offset moved in one statement: a row for each, or none of it.
-          const moves = plain.map((p) => ({ claim: p.claim, nextOffset: p.nextOffset }));
-          const handled = await afterMovingOffsets(tx, moves, () => new NotPlain('fenced or moved'), async () =>
+          const moved = await tx.query(moveOffsets(plain.map((p) => ({ claim: p.claim, nextOffset: p.nextOffset }))));
+          if (moved.rowCount !== plain.length) throw new NotPlain('fenced or moved');
+          const handled =
             options.handleAll !== undefined
-              ? options.handleAll(tx, plain.map((p) => ({ messages: p.decoded, claim: p.claim })))
-              : (async () => {
+              ? await options.handleAll(tx, plain.map((p) => ({ messages: p.decoded, claim: p.claim })))
+              : await (async () => {
                   const each: StateBatchResult[] = [];
                   for (const p of plain) each.push(await options.handle(tx, p.decoded, p.claim));
                   return each;
-                })(),
-          );
+                })();
           plain.forEach((p, i) => {
             const outcomes = handled[i]?.outcomes;
             if (outcomes?.length !== p.decoded.length || outcomes.some((o) => o.kind !== 'ok')) throw new NotPlain('an outcome other than ok');

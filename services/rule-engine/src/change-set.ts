@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { TOPICS } from '@pulseboard/contracts';
-import { inOrder, writeOutbox, type OutboxMessage } from '@pulseboard/kafka-kit';
+import { writeOutbox, type OutboxMessage } from '@pulseboard/kafka-kit';
 import type { EvaluationStep } from '@pulseboard/rules';
 import { deleteStates, insertHistory, writeStates, type CommittedHistoryRow, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
 
@@ -80,21 +80,18 @@ export class ChangeSet {
 
   /** The change sets of several partitions (a fetch's shared transaction), each statement once for all of them. */
   static async writeAll(tx: PoolClient, sets: readonly { set: ChangeSet; partition: number; relayStream: number }[], topics: EngineTopics): Promise<void> {
+    await deleteStates(tx, sets.flatMap(({ set }) => [...set.deleted]));
+    await writeStates(tx, sets.flatMap(({ set }) => [...set.states.values()]));
     const rows = sets.map(({ set, relayStream }) => set.history.map((h) => ({ ...h, relayStream, traceparent: set.traceparent ?? null })));
+    const positions = await insertHistory(tx, rows.flat());
+    let next = 0;
+    sets.forEach(({ set }, i) => (set.written = rows[i]!.map((row) => ({ ...row, position: positions[next++]! }))));
     const outcomes = sets.flatMap(({ set, partition }) =>
       set.outcomes.map((o) => ({
         partition,
         message: { topic: topics.ruleOutcomes, ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }) } as OutboxMessage,
       })),
     );
-    // No statement needs another's answer: on the engine's pipelined connections they share one wait.
-    const [, , positions] = await inOrder<[void, void, number[], void]>(tx, [
-      () => deleteStates(tx, sets.flatMap(({ set }) => [...set.deleted])),
-      () => writeStates(tx, sets.flatMap(({ set }) => [...set.states.values()])),
-      () => insertHistory(tx, rows.flat()),
-      () => writeOutbox(tx, topics.outboxTable, outcomes.map((o) => o.partition), outcomes.map((o) => o.message)),
-    ]);
-    let next = 0;
-    sets.forEach(({ set }, i) => (set.written = rows[i]!.map((row) => ({ ...row, position: positions[next++]! }))));
+    await writeOutbox(tx, topics.outboxTable, outcomes.map((o) => o.partition), outcomes.map((o) => o.message));
   }
 }

@@ -34,7 +34,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   const logger = options.logger ?? createLogger('rule-engine', env.LOG_LEVEL);
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'rule-engine', logger });
   const tracing = await startTracing('rule-engine', env);
-  const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-rule-engine', pipeline: true });
+  const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-rule-engine' });
   const metrics = createEngineMetrics();
   instrumentPool(metrics.registry, pool);
   metrics.watchRelayBacklog(() => readRelayBacklog(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS }));
