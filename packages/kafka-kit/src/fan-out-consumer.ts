@@ -32,7 +32,7 @@ export interface FanOutConsumerOptions<T> {
 
 export interface RunningFanOutConsumer {
   groupId: string;
-  /** True once the consumer has its partitions and has fetched from them: messages produced after this arrive. */
+  /** True once the consumer has its partitions and its start offsets: messages produced after this arrive. */
   ready(): boolean;
   whenReady(): Promise<void>;
   /** Leaves and deletes the instance's group, so groups do not pile up on the broker. Safe to call twice. */
@@ -65,15 +65,21 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
   let isReady = false;
   let markReady: () => void = () => undefined;
   const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
-  consumer.on(consumer.events.GROUP_JOIN, () => {
+  // Where it starts: the topic's end, read before joining, and sought to on the first join. A message
+  // produced later has a later offset, so it arrives however long the join takes, and the consumer is
+  // ready as soon as it has its partitions. (Left to kafkajs, the start is resolved within the first
+  // fetch, whose answer is then the only sign of it: on a quiet topic that answer is the long poll's
+  // end, maxWaitTimeInMs, half a second added to every start-up of every service.)
+  const start = await endOffsets(kafka, topic);
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    if (joined) return; // a later join (this one-member group's rebalance) is left to kafkajs, as it always was
     joined = true;
-  });
-  // The first fetch after joining means the start offsets (latest) are resolved: from now on nothing is missed.
-  consumer.on(consumer.events.FETCH, () => {
-    if (joined && !isReady) {
-      isReady = true;
-      markReady();
+    for (const partition of payload.memberAssignment[topic] ?? []) {
+      const offset = start.get(partition);
+      if (offset !== undefined) consumer.seek({ topic, partition, offset });
     }
+    isReady = true;
+    markReady();
   });
 
   await consumer.connect();
@@ -129,4 +135,27 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
       return stopped;
     },
   };
+}
+
+/**
+ * Each partition's end (the offset the next message gets), now. A topic created a moment ago may have
+ * no leaders yet (NOT_LEADER_FOR_PARTITION and the like, retriable): asked again until it has, for a
+ * bounded time.
+ */
+async function endOffsets(kafka: Kafka, topic: string, withinMs = 15_000): Promise<Map<number, string>> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const deadline = Date.now() + withinMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, p.high]));
+      } catch (error) {
+        if ((error as { retriable?: unknown }).retriable !== true || Date.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(50 * attempt, 500)));
+      }
+    }
+  } finally {
+    await admin.disconnect();
+  }
 }
