@@ -45,4 +45,21 @@ describe('fan-out consumer', () => {
     await admin.disconnect();
     for (const group of groups) expect(listed).not.toContain(group);
   });
+
+  it('starts on a topic created a moment ago (its leaders not elected yet) and gets what is produced once it is ready', async () => {
+    const topic = `${testTopicPrefix()}${uniqueName('fan-out-fresh')}`;
+    // No produce in between: the consumer reads the topic's end while the new partitions may still have no
+    // leader (12 of them, so that at least one usually has none yet).
+    await ensureTopics(kafka, [{ topic, numPartitions: 12 }]);
+    const seen: string[] = [];
+    const consumer = await runFanOutConsumer({ kafka, logger, topic, groupPrefix: 'test-fan-out-fresh', decode, handle: (value) => void seen.push(value) });
+    running.push(consumer);
+    await consumer.whenReady();
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, messages: ['x', 'y', 'z'].map((value, i) => ({ key: `k${i}`, value })) });
+    await producer.disconnect();
+    await waitFor(() => seen.length === 3, { timeoutMs: 15000, what: 'the three messages' });
+    expect([...seen].sort()).toEqual(['x', 'y', 'z']);
+  });
 });
