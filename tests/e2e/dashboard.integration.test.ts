@@ -107,7 +107,8 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
         return editor.locator('.preview-note').textContent();
       })
       .toBe('2 of 2 events matched; 2 status changes; it would be Critical now');
-    expect(await editor.locator('.preview .chart canvas').count()).toBe(1);
+    // uPlot builds its canvas in an effect, after the frame that shows the note: wait for it.
+    await until(() => editor.locator('.preview .chart canvas').count()).toBe(1);
     await editor.getByRole('button', { name: 'Create tile' }).click();
     await until(() => card(page, 'CPU').textContent()).toContain('Unknown');
     expect(await card(page, 'CPU').textContent()).toContain('Gauge');
@@ -119,7 +120,7 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     await ingest({ type: 'metric', name: 'cpu', attributes: { value: 42 } });
     await until(() => card(page, 'CPU').textContent()).toContain('42%');
     await until(() => card(page, 'CPU').locator('.chart').getAttribute('aria-label')).toMatch(/value from 42 to 97 percent; [2-9] status changes, now OK/);
-    expect(await card(page, 'CPU').locator('.chart canvas').count()).toBe(1);
+    await until(() => card(page, 'CPU').locator('.chart canvas').count()).toBe(1);
     // The live event tail, with a filter: only cpu events.
     await page.getByRole('button', { name: 'Live events' }).click();
     await until(() => page.locator('#tail-status').textContent()).toContain('Tailing: at most 50 events a second');
