@@ -13,6 +13,8 @@
  *   pipelined   BEGIN, move and writes sent together, COMMIT after their answers (2 waits: tried in de7baa7, reverted)
  *   one-wait    everything, COMMIT included, sent together (1 wait: what a fence checked in SQL would allow)
  *   corked, corked-one-wait  the same two, the statements sent together in one socket write
+ *   one-statement  the move and both writes as one statement (data-modifying CTEs, the fence a
+ *                  condition in SQL), no BEGIN or COMMIT: one statement, one wait
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -41,6 +43,17 @@ const STATES = `INSERT INTO ${T.states} AS s (tile_id, status, value, version, u
   ON CONFLICT (tile_id) DO UPDATE SET status = excluded.status, value = excluded.value, version = excluded.version, updated_at = now()`;
 const HISTORY = `INSERT INTO ${T.history} (tile_id, status, value, version, changed_at) SELECT *, now() FROM unnest($1::bigint[], $2::text[], $3::jsonb[], $4::bigint[]) RETURNING id`;
 
+const ONE_STATEMENT = `WITH moved AS (
+    UPDATE ${T.offsets} AS o SET next_offset = m.next_offset, updated_at = now()
+    FROM unnest($1::int[], $2::bigint[], $3::bigint[], $4::bigint[]) AS m(partition, next_offset, epoch, stored)
+    WHERE o.group_id = 'g' AND o.topic = 't' AND o.partition = m.partition AND o.epoch = m.epoch AND o.next_offset = m.stored
+    RETURNING 1),
+  rows AS (SELECT * FROM unnest($5::bigint[], $6::text[], $7::jsonb[], $8::bigint[]) AS r(tile_id, status, value, version) WHERE EXISTS (SELECT 1 FROM moved)),
+  states AS (INSERT INTO ${T.states} AS s (tile_id, status, value, version, updated_at) SELECT tile_id, status, value, version, now() FROM rows
+    ON CONFLICT (tile_id) DO UPDATE SET status = excluded.status, value = excluded.value, version = excluded.version, updated_at = now()),
+  history AS (INSERT INTO ${T.history} (tile_id, status, value, version, changed_at) SELECT tile_id, status, value, version, now() FROM rows RETURNING id)
+  SELECT (SELECT count(*) FROM moved)::int AS moved, array(SELECT id FROM history) AS ids`;
+
 /** A statement sent now and awaited later; its failure kept, never an unhandled rejection. */
 class SentStatement<R> {
   private readonly settled: Promise<{ ok: true; value: R } | { ok: false; error: unknown }>;
@@ -54,7 +67,7 @@ class SentStatement<R> {
   }
 }
 
-type Mode = 'sequential' | 'pipelined' | 'one-wait' | 'corked' | 'corked-one-wait';
+type Mode = 'sequential' | 'pipelined' | 'one-wait' | 'corked' | 'corked-one-wait' | 'one-statement';
 const offsets = new Array<number>(12).fill(0);
 let version = 0;
 
@@ -69,6 +82,7 @@ function statements(n: number) {
     move: prepared(MOVE, [[partition], [stored + 2], [1], [stored]]),
     states: prepared(STATES, [tiles, ['ok', 'firing'], [value, value], [version, version]]),
     history: prepared(HISTORY, [tiles, ['ok', 'firing'], [value, value], [version, version]]),
+    one: prepared(ONE_STATEMENT, [[partition], [stored + 2], [1], [stored], tiles, ['ok', 'firing'], [value, value], [version, version]]),
   };
 }
 
@@ -81,6 +95,11 @@ async function transaction(client: pg.PoolClient, mode: Mode, n: number): Promis
     await client.query(s.states);
     await client.query(s.history);
     await client.query('COMMIT');
+    return;
+  }
+  if (mode === 'one-statement') {
+    const { rows } = await client.query<{ moved: number; ids: string[] }>(s.one);
+    if (rows[0]!.moved !== 1 || rows[0]!.ids.length !== 2) throw new Error('fenced');
     return;
   }
   // Corked: the statements leave in one write (node-postgres corks each query's messages, not a run of queries).
@@ -97,7 +116,7 @@ async function transaction(client: pg.PoolClient, mode: Mode, n: number): Promis
 }
 
 async function run(mode: Mode): Promise<{ client: number; backend: number; tx: number }> {
-  const pool = new pg.Pool({ connectionString: url, max: 1, pipeline: mode !== 'sequential' });
+  const pool = new pg.Pool({ connectionString: url, max: 1, pipeline: mode !== 'sequential' && mode !== 'one-statement' });
   const client = await pool.connect();
   const backendPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   for (let i = 0; i < 1000; i++) await transaction(client, mode, i); // warm: statements prepared, the code compiled
@@ -117,7 +136,7 @@ async function run(mode: Mode): Promise<{ client: number; backend: number; tx: n
   return { client: (used.user + used.system) / 1e6, backend, tx: total };
 }
 
-const modes: Mode[] = ['sequential', 'pipelined', 'one-wait', 'corked', 'corked-one-wait'];
+const modes: Mode[] = ['sequential', 'pipelined', 'one-wait', 'corked', 'corked-one-wait', 'one-statement'];
 const figures = new Map<Mode, { client: number; backend: number }[]>(modes.map((m) => [m, []]));
 console.log(`bench:pg-pipeline: ${RATE} transactions/s, ${SECONDS} s per mode, ${ROUNDS} rounds, alternating; µs of CPU per transaction`);
 for (let round = 1; round <= ROUNDS; round++) {
