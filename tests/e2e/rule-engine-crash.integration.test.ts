@@ -145,9 +145,13 @@ describe('rule engines: two instances split the partitions; one killed mid-strea
       expect(stored).toEqual({ status: expected.state.status, value: expected.state.value, version: expected.state.version, last_event_id: expected.state.last_event_id });
     }
     // Every tile-change message left through the outbox (at least once: positions cover the history exactly).
-    const positions = new Set(
-      (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).map((m) => JSON.parse(m.value!) as { position: number; tile_id: number }).filter((c) => tileIds.includes(c.tile_id)).map((c) => c.position),
-    );
-    expect(positions.size).toBe(await historyCount());
+    // The relay sends after the commit, so the last commit's changes may still be on their way: wait for them.
+    const historyIds = (await db.query('SELECT id::float8 AS id FROM tile_state_history WHERE tile_id = ANY($1) ORDER BY id', [tileIds])).rows.map((r) => Number(r.id));
+    const relayedPositions = async () =>
+      [...new Set(
+        (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).map((m) => JSON.parse(m.value!) as { position: number; tile_id: number }).filter((c) => tileIds.includes(c.tile_id)).map((c) => c.position),
+      )].sort((a, b) => a - b);
+    await waitFor(async () => (await relayedPositions()).length >= historyIds.length, { timeoutMs: 30_000, what: 'every history row relayed to the tile-changes topic' }).catch(() => undefined);
+    expect(await relayedPositions()).toEqual(historyIds);
   }, TEST_TIMEOUT_MS);
 });

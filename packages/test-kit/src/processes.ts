@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from './wait-for.ts';
 
@@ -61,15 +62,14 @@ export async function spawnService(service: string, env: Record<string, string>,
   });
   const logs: string[] = [];
   let started = false;
-  const onData = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) {
-      if (line === '') continue;
-      logs.push(line);
-      if (line.includes(`"event":"${startedEvent}"`)) started = true;
-    }
+  // Whole lines only: a pipe's chunk can end mid-line (and mid-character) when the service logs a lot.
+  const onLine = (line: string) => {
+    if (line === '') return;
+    logs.push(line);
+    if (line.includes(`"event":"${startedEvent}"`)) started = true;
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', onLine);
+  createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', onLine);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`exited ${child.exitCode}`)) : false), { timeoutMs: 60000, what: `${service} to start` });
