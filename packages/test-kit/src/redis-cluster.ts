@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,16 +32,9 @@ export async function startRedisCluster(): Promise<{ nodes: string; ports: numbe
   };
   try {
     for (let i = 0; i < 3; i++) {
-      const port = await freePort();
-      const busPort = await freePort();
-      ports.push(port);
-      // A port of its own for the cluster bus: the default (port + 10000) may be taken or out of range.
-      const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
-        '--cluster-config-file', `nodes-${port}.conf`, '--dir', dir, '--save', '', '--appendonly', 'no'];
-      children.push(spawn('redis-server', args, { stdio: 'ignore' }));
-    }
-    for (const port of ports) {
-      await waitFor(async () => (await run('redis-cli', ['-p', String(port), 'ping']).catch(() => ({ stdout: '' }))).stdout.trim() === 'PONG', { timeoutMs: 10_000, what: `redis-server on ${port}` });
+      const node = await startNode(dir);
+      ports.push(node.port);
+      children.push(node.child);
     }
     await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 });
     for (const port of ports) {
@@ -51,4 +45,54 @@ export async function startRedisCluster(): Promise<{ nodes: string; ports: numbe
     throw error;
   }
   return { nodes: ports.map((p) => `127.0.0.1:${p}`).join(','), ports, stop };
+}
+
+/** How many times a node may fail to start (its ports taken in the meantime) before the cluster gives up. */
+const NODE_START_ATTEMPTS = 4;
+
+/**
+ * One cluster node on ports free a moment ago. Between freePort's check and
+ * redis-server's bind another process may take a port (a CI run opens many
+ * connections from the same ephemeral range): the node then exits, and it is
+ * started again on other ports, instead of being waited for until a timeout.
+ */
+async function startNode(dir: string): Promise<{ port: number; child: ChildProcess }> {
+  let lastOutput = '';
+  for (let attempt = 1; attempt <= NODE_START_ATTEMPTS; attempt++) {
+    const port = await freePort();
+    let busPort = await freePort();
+    while (busPort === port) busPort = await freePort();
+    // A port of its own for the cluster bus: the default (port + 10000) may be taken or out of range.
+    const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
+      '--cluster-config-file', `nodes-${port}.conf`, '--dir', dir, '--save', '', '--appendonly', 'no'];
+    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000); };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    const exited = once(child, 'exit').then(() => 'exited' as const);
+    // Ready when the server on the port is this child: a port taken by another
+    // redis-server (another test's cluster) would answer PING as well.
+    const ready = waitFor(async () => exitedYet(child)
+      || (await run('redis-cli', ['-p', String(port), 'info', 'server']).catch(() => ({ stdout: '' }))).stdout.includes(`process_id:${child.pid}\r`),
+    { timeoutMs: 15_000, what: `redis-server on ${port}` }).then(() => 'ready' as const);
+    const outcome = await Promise.race([ready, exited]).catch((error: unknown) => error as Error);
+    if (outcome === 'ready' && !exitedYet(child)) {
+      // Its output is no longer needed: stop collecting it, and let the pipes drain.
+      child.stdout!.off('data', keep).resume();
+      child.stderr!.off('data', keep).resume();
+      return { port, child };
+    }
+    if (!exitedYet(child)) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    if (outcome instanceof Error) throw new Error(`${outcome.message}; its output:\n${output}`);
+    lastOutput = output;
+  }
+  throw new Error(`redis-server did not start in ${NODE_START_ATTEMPTS} attempts; its last output:\n${lastOutput}`);
+}
+
+function exitedYet(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
 }
