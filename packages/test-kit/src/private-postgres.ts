@@ -4,7 +4,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from './processes.ts';
+import { stablePort } from './stable-port.ts';
 import { startPrivatePostgresContainer, usesContainers } from './containers.ts';
 import { waitFor } from './wait-for.ts';
 
@@ -62,7 +62,8 @@ export async function postgresAnswers(url: string, timeoutMs = 60_000): Promise<
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (usesContainers()) return startPrivatePostgresContainer();
   const bin = postgresBin();
-  const port = await freePort();
+  // Outside the ephemeral range: while the test has it stopped, no listen(0) elsewhere can be handed its port.
+  const port = await stablePort();
   const dir = mkdtempSync(join(tmpdir(), 'pb-postgres-'));
   const data = join(dir, 'data');
   const log = join(dir, 'postgres.log');
