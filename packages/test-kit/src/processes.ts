@@ -1,20 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { stablePort } from './stable-port.ts';
 import { waitFor } from './wait-for.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * A port free a moment ago, for a server a test is about to start (often in
+ * a process of its own, seconds later). Drawn outside the kernel's ephemeral
+ * range (stablePort): a listen(0) port is the kind every other listen(0) and
+ * outgoing connection of the run draws from, so it could be handed to someone
+ * else before the server bound it; CI lost a Redis Cluster node that way.
+ */
+export function freePort(): Promise<number> {
+  return stablePort();
 }
 
 /** How long a signalled service may take to drain and exit. */

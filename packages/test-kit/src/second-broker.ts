@@ -20,8 +20,7 @@ export async function startPrivateBroker(): Promise<{ brokers: string; stop(): P
   if (usesContainers()) return startPrivateBrokerContainer();
   const version = /<kafka.version>(.*)<\/kafka.version>/.exec(readFileSync(join(root, 'deploy/kafka/pom.xml'), 'utf8'))![1]!;
   const sharedState = process.env.PULSEBOARD_STATE_DIR ?? join(homedir(), '.cache/pulseboard');
-  // Not freePort(): its ports are the ones listen(0) hands out, and a test's stop() gives
-  // this one back to that pool until start() binds it again.
+  // Outside the ephemeral range: a test's stop() leaves the port unbound until start() binds it again.
   const port = await stablePort();
   const env = {
     ...process.env,

@@ -21,15 +21,16 @@ function bindable(port: number): Promise<boolean> {
 }
 
 /**
- * A free port for a server that a test stops and starts again on the same
- * address (a private broker): outside the ephemeral range, so while it is
- * stopped no listen(0) elsewhere can be handed it. A freePort() port can be:
- * Linux hands listen(0) the odd ports of the range's lower half (about 7,000
- * here), every freePort() and test server of the suite's other worker draws
+ * A free port for a server that a test starts later, or stops and starts
+ * again on the same address (a private broker): outside the ephemeral range,
+ * so while it is unbound no listen(0) elsewhere can be handed it. A listen(0)
+ * port can be: Linux hands listen(0) the odd ports of the range's lower half
+ * (about 7,000 here), every test server of the suite's other worker draws
  * from them, and one that drew a stopped private broker's port (after 2,431
  * listen(0) calls, in a test of it) made the restart fail with "port … is
  * taken by another process"; a taken controller port makes the broker die on
- * start-up ("Socket server failed to bind … Address already in use").
+ * start-up ("Socket server failed to bind … Address already in use"). freePort()
+ * is this since a Redis Cluster node lost its port the same way in CI.
  */
 export async function stablePort(exclude: readonly number[] = []): Promise<number> {
   const { low, high } = ephemeralRange();
