@@ -53,6 +53,7 @@ import { migrate, startStack, SERVICES, type Stack } from './stack.ts';
 import { provision } from './workload.ts';
 import { Observer } from './observe.ts';
 import { Driver, type Driven } from './drive.ts';
+import { readGatewayTrips, tripsBetween, type GatewayTrips } from './gateway-trips.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -101,6 +102,8 @@ interface PhaseResult {
   latency: Record<string, { p50: number; p99: number; n: number }>;
   notAccepted: Record<string, number>;
   statements?: { calls_per_event: number; mean_us: number; query: string }[];
+  /** The gateways' Kafka produce requests and limiter script calls in the phase. */
+  gatewayTrips?: GatewayTrips;
 }
 
 async function main(): Promise<void> {
@@ -176,6 +179,7 @@ async function main(): Promise<void> {
       const sampler = setInterval(sampleMemory, 1000);
       if (args.profile) await db.query('SELECT pg_stat_statements_reset()');
       const started = Date.now();
+      const tripsBefore = await readGatewayTrips(stack.gateways);
       const before = cpuNow(pids);
       let driven: Driven | undefined;
       if (kind === 'idle') {
@@ -189,6 +193,7 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 1000));
       } else throw new Error(`unknown phase ${phase}`);
       const after = cpuNow(pids);
+      const gatewayTrips = tripsBetween(tripsBefore, await readGatewayTrips(stack.gateways));
       const windowSeconds = (Date.now() - started) / 1000;
       clearInterval(sampler);
       sampleMemory();
@@ -233,6 +238,7 @@ async function main(): Promise<void> {
         latency,
         notAccepted: Object.fromEntries(driven?.other ?? []),
         statements,
+        gatewayTrips,
       };
       results.push(result);
       report(result);
@@ -292,6 +298,10 @@ function report(r: PhaseResult): void {
   if (r.events > 0) {
     log(`  latency ms p50 / p99 from the 201 (request: the HTTP call itself):`);
     for (const [stage, l] of Object.entries(r.latency)) log(`    ${stage.padEnd(16)}${`${fmt(l.p50)} / ${fmt(l.p99)}`.padStart(14)}  (${fmt(l.n)} events)`);
+  }
+  if (r.events > 0 && r.gatewayTrips) {
+    const t = r.gatewayTrips;
+    log(`  gateway round trips: ${fmt(t.produceRequests)} Kafka produce requests (${(t.produceRequests / r.events).toFixed(3)} per event, ${(t.producedMessages / Math.max(1, t.produceRequests)).toFixed(2)} messages each), ${fmt(t.limiterCalls)} limiter script calls (${(t.limiterCalls / r.events).toFixed(3)} per event)`);
   }
   if (r.statements) {
     log(`  top statements (pg_stat_statements, by total time): calls/${r.events > 0 ? 'event' : 'second'}, mean µs, query`);

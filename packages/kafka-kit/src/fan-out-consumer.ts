@@ -3,6 +3,7 @@ import type { Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Decoder } from './batch-consumer.ts';
 import { FetchPacer } from './fetch-pacer.ts';
+import { isTransient } from './transient.ts';
 
 export interface FanOutConsumerOptions<T> {
   kafka: Kafka;
@@ -139,8 +140,8 @@ export async function runFanOutConsumer<T>(options: FanOutConsumerOptions<T>): P
 
 /**
  * Each partition's end (the offset the next message gets), now. A topic created a moment ago may have
- * no leaders yet (NOT_LEADER_FOR_PARTITION and the like, retriable): asked again until it has, for a
- * bounded time.
+ * no leaders yet (NOT_LEADER_FOR_PARTITION and the like, retriable): asked again while the failure is
+ * transient (`isTransient`, as every consumer here judges it), for a bounded time.
  */
 async function endOffsets(kafka: Kafka, topic: string, withinMs = 15_000): Promise<Map<number, string>> {
   const admin = kafka.admin();
@@ -151,7 +152,7 @@ async function endOffsets(kafka: Kafka, topic: string, withinMs = 15_000): Promi
       try {
         return new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, p.high]));
       } catch (error) {
-        if ((error as { retriable?: unknown }).retriable !== true || Date.now() >= deadline) throw error;
+        if (!isTransient(error) || Date.now() >= deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(50 * attempt, 500)));
       }
     }
