@@ -58,3 +58,57 @@ describe('BatchingProducer when the broker lost the producer state', () => {
     expect(produceFailure(brokerError('NOT_LEADER_FOR_PARTITION', true))).toMatchObject({ code: 'kafka_unavailable' });
   });
 });
+
+describe('BatchingProducer lingering only while callers come close together (lingerOnlyWhenBusy)', () => {
+  const LINGER_MS = 500;
+  function setup() {
+    let clock = 0;
+    const requests: number[] = [];
+    const { kafka } = fakeKafka([() => undefined]);
+    const producer = new BatchingProducer({
+      kafka, logger: pino({ level: 'silent' }), lingerMs: LINGER_MS, lingerOnlyWhenBusy: true, now: () => clock,
+      onProduceRequest: (messages) => requests.push(messages),
+    });
+    producer.start();
+    return { producer, requests, advance: (ms: number) => void (clock += ms) };
+  }
+  const twoTurns = async () => {
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+  };
+
+  it('busy (callers 1 ms apart): a caller waits for company, and the next one shares its produce request', async () => {
+    const { producer, requests, advance } = setup();
+    const burst = Array.from({ length: 5 }, () => {
+      advance(1);
+      return producer.send('events', message);
+    });
+    await Promise.all(burst);
+    advance(1);
+    const first = producer.send('events', message);
+    // Two turns later the first is still waiting out the linger; the second joins it.
+    await twoTurns();
+    advance(1);
+    const second = producer.send('events', message);
+    await Promise.all([first, second]);
+    expect(requests).toEqual([5, 2]);
+    await producer.stop();
+  });
+
+  it('a trickle (callers seconds apart): each leaves on the next turn, alone, without waiting for company that will not come', async () => {
+    const { producer, requests, advance } = setup();
+    for (let i = 0; i < 5; i++) {
+      advance(2000);
+      await producer.send('events', message);
+    }
+    advance(2000);
+    const first = producer.send('events', message);
+    // A fixed linger would still hold the first here, and the second would join it.
+    await twoTurns();
+    advance(2000);
+    const second = producer.send('events', message);
+    await Promise.all([first, second]);
+    expect(requests).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    await producer.stop();
+  });
+});

@@ -31,6 +31,16 @@ export interface BatchingProducerOptions {
    * rate-limiter decision, without adding a timer's millisecond.
    */
   lingerMs?: number;
+  /**
+   * Linger only while callers have lately come less than `lingerMs` apart (an
+   * average of their recent gaps), i.e. while company is to be expected in
+   * that time; otherwise a batch leaves on the next event-loop turn. A busy
+   * producer then shares a produce request among several callers, and a
+   * trickle of callers is not made to wait for company that will not come.
+   */
+  lingerOnlyWhenBusy?: boolean;
+  /** The clock of the gaps between callers (tests). */
+  now?: () => number;
   /** A batch is sent as soon as it holds this many messages. */
   maxBatchMessages?: number;
   /**
@@ -85,6 +95,13 @@ export class BatchingProducer {
   private queuedMessages = 0;
   private queuedBytes = 0;
   private lingerTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  /** Whether lingerTimer is a setTimeout (else a setImmediate): each is cleared by its own function. */
+  private lingerIsTimeout = false;
+  private readonly lingerOnlyWhenBusy: boolean;
+  private readonly now: () => number;
+  private lastCallerAt: number | undefined;
+  /** The recent gaps between callers, averaged (ms); unknown until two have come. */
+  private callerGapMs: number | undefined;
   private started = false;
   private stopped = false;
   private idle: (() => void) | undefined;
@@ -93,6 +110,8 @@ export class BatchingProducer {
   constructor(options: BatchingProducerOptions) {
     this.logger = options.logger;
     this.lingerMs = options.lingerMs ?? 1;
+    this.lingerOnlyWhenBusy = options.lingerOnlyWhenBusy ?? false;
+    this.now = options.now ?? (() => performance.now());
     this.maxBatchMessages = options.maxBatchMessages ?? 2000;
     this.maxBatchBytes = options.maxBatchBytes ?? 900 * 1024;
     this.deliveryTimeoutMs = options.deliveryTimeoutMs ?? 5000;
@@ -194,6 +213,7 @@ export class BatchingProducer {
         settled: false,
         timer: setTimeout(() => this.expire(pending), this.deliveryTimeoutMs),
       };
+      this.noteCaller();
       this.queue.push(pending);
       this.queuedMessages += messages.length;
       this.queuedBytes += bytes;
@@ -214,6 +234,23 @@ export class BatchingProducer {
     pending.reject(new PulseboardError('kafka_unavailable', { message: 'the event log did not acknowledge the event in time' }));
   }
 
+  private noteCaller(): void {
+    if (!this.lingerOnlyWhenBusy) return;
+    const now = this.now();
+    if (this.lastCallerAt !== undefined) {
+      // A long pause counts as one second: the average then recovers within a few dozen callers.
+      const gap = Math.min(now - this.lastCallerAt, 1000);
+      this.callerGapMs = this.callerGapMs === undefined ? gap : 0.8 * this.callerGapMs + 0.2 * gap;
+    }
+    this.lastCallerAt = now;
+  }
+
+  /** How long the first message of a batch waits for company now. */
+  private currentLingerMs(): number {
+    if (!this.lingerOnlyWhenBusy) return this.lingerMs;
+    return this.callerGapMs !== undefined && this.callerGapMs < this.lingerMs ? this.lingerMs : 0;
+  }
+
   private schedule(): void {
     if (this.queue.length === 0 || this.lingerTimer !== undefined) return;
     const lane = this.idleLane();
@@ -227,7 +264,9 @@ export class BatchingProducer {
       const idle = this.idleLane();
       if (idle !== undefined) void this.flush(idle);
     };
-    this.lingerTimer = this.lingerMs <= 0 ? setImmediate(lingered) : setTimeout(lingered, this.lingerMs);
+    const lingerMs = this.currentLingerMs();
+    this.lingerIsTimeout = lingerMs > 0;
+    this.lingerTimer = lingerMs <= 0 ? setImmediate(lingered) : setTimeout(lingered, lingerMs);
   }
 
   private async flush(lane: Lane): Promise<void> {
@@ -322,8 +361,8 @@ export class BatchingProducer {
         this.idle = resolve;
         if (this.lingerTimer !== undefined) {
           // Each clear function only for its own kind: clearImmediate on a Timeout corrupts Node's immediate count.
-          if (this.lingerMs <= 0) clearImmediate(this.lingerTimer as NodeJS.Immediate);
-          else clearTimeout(this.lingerTimer as NodeJS.Timeout);
+          if (this.lingerIsTimeout) clearTimeout(this.lingerTimer as NodeJS.Timeout);
+          else clearImmediate(this.lingerTimer as NodeJS.Immediate);
           this.lingerTimer = undefined;
         }
         this.afterFlush();

@@ -16,7 +16,10 @@ const properties = {
   DEFAULT_ACCOUNT_HOURLY_LIMIT: { type: 'integer', minimum: 1, default: 5000 },
   GLOBAL_HOURLY_LIMIT: { type: 'integer', minimum: 1, default: 10000 },
   DEFAULT_MONTHLY_QUOTA: { type: 'integer', minimum: 0, default: 10000 },
-  // 0: a produce request gathers the events of one event-loop turn (measured better than 1 ms under load).
+  // How long an event waits for others to share its produce request, only while requests come less than
+  // that apart (a trickle leaves on the next event-loop turn). 0: one event-loop turn always. Default 0:
+  // 5 and 10 cut produce requests per event at 1,000/s by 2x to 3x, but the total CPU by no more than
+  // the runs' noise at 5, and at 10 at the price of `/ingest` p99 ≤ 20 ms (docs/performance.md).
   KAFKA_LINGER_MS: { type: 'integer', minimum: 0, default: 0 },
   KAFKA_DELIVERY_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 5000 },
   // Concurrent requests share a produce request up to this size (below the broker's 1 MiB default).

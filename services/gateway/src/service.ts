@@ -92,7 +92,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   }
   const metrics = createGatewayMetrics();
   instrumentPool(metrics.registry, pool);
-  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES, onProduceRequest: (messages) => metrics.kafkaProduceRequestMessages.observe(messages) });
+  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, lingerOnlyWhenBusy: true, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES, onProduceRequest: (messages) => metrics.kafkaProduceRequestMessages.observe(messages) });
   producer.start();
   // Control-plane writes leave through the outbox; any gateway relays it (a repeat is harmless: readers compare revisions).
   const controlRelay = new OutboxRelay({ producer, logger, sources: [outboxSource(pool, CONTROL_OUTBOX_TABLE, { topics: [env.TOPIC_CONTROL] })], partitions: () => [CONTROL_OUTBOX_PARTITION] });
