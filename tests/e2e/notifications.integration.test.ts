@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { seal, TARGET_REFUSED_REASON } from '@pulseboard/contracts';
-import { envelope, readTopic, stablePort, request, TEST_DATABASE_URL, TEST_SECRETS_KEY, testKafka, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import { envelope, freePort, readTopic, request, TEST_DATABASE_URL, TEST_SECRETS_KEY, testKafka, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 import { httpReceiver, smtpReceiver, type Reply } from './receivers.ts';
 
@@ -41,8 +41,8 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data as { id: number; config: Record<string, unknown> };
   };
-  // A port nothing listens on: free a moment ago, and outside the ephemeral range, so no listen(0) or outgoing connection elsewhere takes it meanwhile.
-  const closedPort = () => stablePort();
+  // A port nothing listens on: free a moment ago (a race with another process taking it is harmless: it would answer, and the test fail loudly).
+  const closedPort = () => freePort();
   const deliveries = async (project: Project, id: number) => (await api(project, `/notifications/${id}/deliveries`)).body.data as { id: string; status: string; attempts: number; last_error: string | null; tile_id: number | null }[];
   const ingest = async (project: Project, event: Record<string, unknown>) => {
     const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }) });

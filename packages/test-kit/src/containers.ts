@@ -3,7 +3,6 @@ import { PostgreSqlContainer } from '@testcontainers/postgresql';
 import { RedisContainer } from '@testcontainers/redis';
 import { Kafka, logLevel } from 'kafkajs';
 import { freePort } from './processes.ts';
-import { stablePort } from './stable-port.ts';
 import { waitFor } from './wait-for.ts';
 
 /**
@@ -116,8 +115,7 @@ export async function startContainerInfra(): Promise<ContainerInfra> {
  * started as the same container (same data, same port), removed by `destroy`.
  */
 export async function startPrivateBrokerContainer(): Promise<{ brokers: string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }> {
-  // Outside the ephemeral range: while the test has it stopped, no listen(0) elsewhere can be handed its port.
-  const port = await stablePort();
+  const port = await freePort();
   const container = await kafkaContainer(port).start();
   const brokers = `127.0.0.1:${port}`;
   await kafkaAnswers(brokers);
@@ -144,8 +142,8 @@ export async function startRedisClusterContainers(): Promise<{ nodes: string; po
   const stop = async () => void (await Promise.all(started.map((c) => c.stop({ timeout: 2_000 }).catch(() => undefined))));
   try {
     for (let i = 0; i < 3; i++) {
-      const port = await stablePort(ports);
-      const busPort = await stablePort([...ports, port]);
+      const port = await freePort();
+      const busPort = await freePort([port]);
       ports.push(port);
       started.push(
         await new GenericContainer(images.redis())
@@ -173,8 +171,7 @@ export async function startRedisClusterContainers(): Promise<{ nodes: string; po
  * the same container (same data), removed by `destroy`.
  */
 export async function startPrivatePostgresContainer(): Promise<{ url: string; urlFor(database: string): string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }> {
-  // Outside the ephemeral range: while the test has it stopped, no listen(0) elsewhere can be handed its port.
-  const port = await stablePort();
+  const port = await freePort();
   const container = await new PostgreSqlContainer(images.postgres())
     .withUsername('postgres')
     .withPassword('pulseboard')

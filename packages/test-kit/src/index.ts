@@ -3,7 +3,6 @@ export * from './wait-for.ts';
 export * from './kafka.ts';
 export * from './http.ts';
 export * from './processes.ts';
-export { stablePort } from './stable-port.ts';
 export * from './second-broker.ts';
 export * from './redis-cluster.ts';
 export { usesContainers } from './containers.ts';

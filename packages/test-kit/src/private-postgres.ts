@@ -4,7 +4,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { stablePort } from './stable-port.ts';
+import { freePort } from './processes.ts';
 import { startPrivatePostgresContainer, usesContainers } from './containers.ts';
 import { waitFor } from './wait-for.ts';
 
@@ -62,8 +62,7 @@ export async function postgresAnswers(url: string, timeoutMs = 60_000): Promise<
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (usesContainers()) return startPrivatePostgresContainer();
   const bin = postgresBin();
-  // Outside the ephemeral range: while the test has it stopped, no listen(0) elsewhere can be handed its port.
-  const port = await stablePort();
+  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'pb-postgres-'));
   const data = join(dir, 'data');
   const log = join(dir, 'postgres.log');

@@ -12,9 +12,10 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
  * range (stablePort): a listen(0) port is the kind every other listen(0) and
  * outgoing connection of the run draws from, so it could be handed to someone
  * else before the server bound it; CI lost a Redis Cluster node that way.
+ * `exclude`: ports already chosen for servers not started yet.
  */
-export function freePort(): Promise<number> {
-  return stablePort();
+export function freePort(exclude: readonly number[] = []): Promise<number> {
+  return stablePort(exclude);
 }
 
 /** How long a signalled service may take to drain and exit. */

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { stablePort } from './stable-port.ts';
+import { freePort } from './processes.ts';
 import { waitFor } from './wait-for.ts';
 import { startRedisClusterContainers, usesContainers } from './containers.ts';
 
@@ -51,17 +51,17 @@ export async function startRedisCluster(): Promise<{ nodes: string; ports: numbe
 const NODE_START_ATTEMPTS = 4;
 
 /**
- * One cluster node on ports free a moment ago, outside the ephemeral range
- * (stablePort): freePort's ports are the ones every listen(0) of the other
- * test worker draws next, and CI's run waited its full 10 s on a node that
- * had, by all signs, lost its port that way. Should a port still be taken
- * before redis-server binds it, the node exits and starts again on others.
+ * One cluster node on ports free a moment ago (freePort: outside the
+ * ephemeral range, since CI's run waited its full 10 s on a node that had, by
+ * all signs, lost a listen(0) port to another process). Should a port still
+ * be taken before redis-server binds it, the node exits and starts again on
+ * others.
  */
 async function startNode(dir: string): Promise<{ port: number; child: ChildProcess }> {
   let lastOutput = '';
   for (let attempt = 1; attempt <= NODE_START_ATTEMPTS; attempt++) {
-    const port = await stablePort();
-    const busPort = await stablePort([port]);
+    const port = await freePort();
+    const busPort = await freePort([port]);
     // A port of its own for the cluster bus: the default (port + 10000) may be taken or out of range.
     const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
       '--cluster-config-file', `nodes-${port}.conf`, '--dir', dir, '--save', '', '--appendonly', 'no'];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { envelope, provisionProject, readTopic, request, TEST_ADMIN_TOKEN, TEST_REDIS_URL, stablePort, topicMessageCount } from '@pulseboard/test-kit';
+import { envelope, freePort, provisionProject, readTopic, request, TEST_ADMIN_TOKEN, TEST_REDIS_URL, topicMessageCount } from '@pulseboard/test-kit';
 import { startTestGateway } from '../../test/test-gateway.ts';
 import type { GatewayService } from '../service.ts';
 
@@ -15,8 +15,7 @@ describe('without a reachable Kafka broker', () => {
   let project: Awaited<ReturnType<typeof provisionProject>>;
 
   beforeAll(async () => {
-    // Nothing listens there, and outside the ephemeral range no listen(0) elsewhere will meanwhile.
-    const port = await stablePort();
+    const port = await freePort();
     gw = await startTestGateway({ KAFKA_BROKERS: `127.0.0.1:${port}`, KAFKA_DELIVERY_TIMEOUT_MS: '1500', LOG_LEVEL: 'fatal' }, { skipTopicCheck: true });
     project = await provisionProject(gw.url, TEST_ADMIN_TOKEN);
   });
@@ -105,8 +104,7 @@ describe('without a reachable Redis', () => {
   let project: Awaited<ReturnType<typeof provisionProject>>;
 
   beforeAll(async () => {
-    // Nothing listens there, and outside the ephemeral range no listen(0) elsewhere will meanwhile.
-    const port = await stablePort();
+    const port = await freePort();
     gw = await startTestGateway({ REDIS_URL: `redis://127.0.0.1:${port}/1`, LOG_LEVEL: 'fatal' });
     project = await provisionProject(gw.url, TEST_ADMIN_TOKEN);
   });
