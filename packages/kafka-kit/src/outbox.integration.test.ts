@@ -278,6 +278,34 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     expect((await readTopic(topic)).map((m) => m.value).at(-1)).toBe('after forget');
   });
 
+  it('the commits announced in one event-loop turn (a shared transaction\'s partitions) leave in one produce request', async () => {
+    const topic = await newTopic();
+    const streams = [await claim(10, 0, 'turn'), await claim(11, 0, 'turn')];
+    const requests: number[] = [];
+    const counting = new BatchingProducer({ kafka, logger, lingerMs: 0, onProduceRequest: (messages) => requests.push(messages) });
+    counting.start();
+    try {
+      const source = logSourceFor(topic, 'turn', { offers: true });
+      const relay = new OutboxRelay({ producer: counting, logger, sources: [source], partitions: () => [10, 11], sweepIntervalMs: 3_600_000 });
+      relays.push(relay);
+      // A first read reaches both streams' ends: from here on the relay takes commits from memory.
+      await relay.flush();
+      requests.length = 0;
+      const written = [await appendLog(streams[0]!, ['p10'], topic), await appendLog(streams[1]!, ['p11'], topic)];
+      // As the state consumer's commit does: each partition of the transaction offers its rows and notifies, in one turn.
+      for (const entries of written) {
+        source.offer(lazy(entries));
+        relay.notify([source]);
+      }
+      await waitFor(async () => (await readTopic(topic)).length === 2, { what: 'both partitions\' rows' });
+      await relay.flush();
+      expect((await readTopic(topic)).map((m) => m.value)).toEqual(['p10', 'p11']);
+      expect(requests).toEqual([2]);
+    } finally {
+      await counting.stop();
+    }
+  });
+
   it('a row committed while a read is under way is sent once: from memory when the read missed it, not twice when it saw it', async () => {
     const topic = await newTopic();
     const stream = await claim(8, 0, 'race');

@@ -124,6 +124,8 @@ export class OutboxRelay {
   /** Drains failed in a row (Postgres or Kafka away): the next waits a capped backoff, whatever asks for it. */
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** A drain asked for in this event-loop turn, not begun yet. */
+  private scheduled: NodeJS.Immediate | undefined;
   /** Sources told of new rows since their last drain began. */
   private readonly dirty = new Set<RelaySource>();
 
@@ -147,7 +149,20 @@ export class OutboxRelay {
   notify(sources: readonly RelaySource[] = this.options.sources): void {
     if (this.stopped) return;
     for (const source of sources) this.dirty.add(source);
-    if (this.retryTimer !== undefined) return;
+    if (this.retryTimer !== undefined || this.scheduled !== undefined) return;
+    // Begun on the next turn, not now: the commits announced in this turn (a shared transaction's
+    // partitions each announce theirs) join one drain, hence one produce request, not one each.
+    this.scheduled = setImmediate(() => {
+      this.scheduled = undefined;
+      void this.drainOnce();
+    });
+  }
+
+  /** Begins now the drain a notify asked for (flush and stop wait for it). */
+  private beginScheduled(): void {
+    if (this.scheduled === undefined) return;
+    clearImmediate(this.scheduled);
+    this.scheduled = undefined;
     void this.drainOnce();
   }
 
@@ -243,6 +258,7 @@ export class OutboxRelay {
 
   /** Sends everything waiting now (after the drain under way), through the same one-at-a-time path, and marks it sent. */
   async flush(): Promise<void> {
+    this.beginScheduled();
     await this.running;
     for (const source of this.options.sources) this.dirty.add(source);
     await this.drainOnce();
@@ -255,6 +271,7 @@ export class OutboxRelay {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.beginScheduled();
     await this.running;
     await this.marking;
     // Held-back marks: written now, so a clean stop sends nothing twice after a restart.
