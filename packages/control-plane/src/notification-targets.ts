@@ -57,9 +57,11 @@ export interface NotificationServiceForSend {
 /** The given notification services (a deleted one is absent from the answer), in one statement. */
 export async function loadNotificationServices(pool: Pool, ids: readonly number[]): Promise<Map<number, NotificationServiceForSend>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await pool.query<NotificationServiceForSend & { id: string }>(
-    'SELECT id::text AS id, kind, name, config, secrets FROM notification_services WHERE id = ANY($1::bigint[])',
-    [[...new Set(ids)]],
-  );
+  // Named: run for every batch a notification service sends, so each connection parses and plans it once.
+  const { rows } = await pool.query<NotificationServiceForSend & { id: string }>({
+    name: 'pb_notification_services_for_send',
+    text: 'SELECT id::text AS id, kind, name, config, secrets FROM notification_services WHERE id = ANY($1::bigint[])',
+    values: [[...new Set(ids)]],
+  });
   return new Map(rows.map(({ id, ...service }) => [Number(id), service]));
 }

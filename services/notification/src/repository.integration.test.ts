@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
 import { createScratchDatabase } from '@pulseboard/test-kit';
-import { nextDueInMs } from './repository.ts';
+import { insertClaimedDeliveries, markDelivered, nextDueInMs } from './repository.ts';
 
 /**
  * The idle dispatcher sleeps until the schedule's next due delivery
@@ -41,5 +41,21 @@ describe('the delivery schedule: when the next delivery falls due', () => {
     expect(dueIn).toBeLessThanOrEqual(60_000);
     await insert('overdue', -5000);
     expect(await nextDueInMs(pool)).toBe(0);
+  });
+
+  it('the statements run for every batch are prepared once per connection, not parsed and planned for each batch', async () => {
+    const one = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      for (const id of ['p1', 'p2']) {
+        const sent = await insertClaimedDeliveries(one, [{ id, serviceId: 1, accountId: 1, kind: 'test', tileId: null, eventId: null, position: null, payload: {} }], 30_000);
+        expect(sent.map((d) => d.id)).toEqual([id]);
+        await markDelivered(one, [{ id, responseStatus: 200 }]);
+      }
+      // The one connection's named statements: the insert, the services' read and the mark, each once.
+      const { rows } = await one.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement');
+      expect(rows.map((r) => r.statement.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['SELECT id::text', 'UPDATE notification_deliveries', 'WITH inserted']);
+    } finally {
+      await one.end();
+    }
   });
 });

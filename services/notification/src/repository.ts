@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { NotificationType } from '@pulseboard/contracts';
 import { loadNotificationServices } from '@pulseboard/control-plane';
+import { prepared } from '@pulseboard/kafka-kit';
 
 /**
  * Every SQL statement of the notification service: it writes notification_deliveries, its own table.
@@ -29,24 +30,26 @@ export interface NewDelivery {
 export async function insertClaimedDeliveries(pool: Pool, rows: readonly NewDelivery[], leaseMs: number): Promise<DueDelivery[]> {
   if (rows.length === 0) return [];
   const { rows: inserted } = await pool.query<ClaimedDelivery>(
-    `WITH inserted AS (
-       INSERT INTO notification_deliveries (id, service_id, account_id, kind, tile_id, event_id, position, payload, next_attempt_at)
-       SELECT u.*, now() + $9 * interval '1 millisecond'
-         FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::jsonb[]) AS u
-       ON CONFLICT DO NOTHING
-       RETURNING id, service_id, kind, payload, attempts, created_at)
-     SELECT * FROM inserted`,
-    [
-      rows.map((r) => r.id),
-      rows.map((r) => r.serviceId),
-      rows.map((r) => r.accountId),
-      rows.map((r) => r.kind),
-      rows.map((r) => r.tileId),
-      rows.map((r) => r.eventId),
-      rows.map((r) => r.position),
-      rows.map((r) => JSON.stringify(r.payload)),
-      leaseMs,
-    ],
+    prepared(
+      `WITH inserted AS (
+         INSERT INTO notification_deliveries (id, service_id, account_id, kind, tile_id, event_id, position, payload, next_attempt_at)
+         SELECT u.*, now() + $9 * interval '1 millisecond'
+           FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::jsonb[]) AS u
+         ON CONFLICT DO NOTHING
+         RETURNING id, service_id, kind, payload, attempts, created_at)
+       SELECT * FROM inserted`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.serviceId),
+        rows.map((r) => r.accountId),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.tileId),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.position),
+        rows.map((r) => JSON.stringify(r.payload)),
+        leaseMs,
+      ],
+    ),
   );
   return withServices(pool, inserted);
 }
@@ -112,9 +115,11 @@ export async function nextDueInMs(pool: Pool): Promise<number | undefined> {
 export async function markDelivered(pool: Pool, delivered: readonly { id: string; responseStatus: number | null }[]): Promise<void> {
   if (delivered.length === 0) return;
   await pool.query(
-    `UPDATE notification_deliveries d SET status = 'delivered', attempts = d.attempts + 1, response_status = r.status, last_error = NULL, delivered_at = now()
-       FROM unnest($1::text[], $2::int[]) AS r(id, status) WHERE d.id = r.id`,
-    [delivered.map((d) => d.id), delivered.map((d) => d.responseStatus)],
+    prepared(
+      `UPDATE notification_deliveries d SET status = 'delivered', attempts = d.attempts + 1, response_status = r.status, last_error = NULL, delivered_at = now()
+         FROM unnest($1::text[], $2::int[]) AS r(id, status) WHERE d.id = r.id`,
+      [delivered.map((d) => d.id), delivered.map((d) => d.responseStatus)],
+    ),
   );
 }
 
