@@ -43,6 +43,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { testKafka, waitFor } from '@pulseboard/test-kit';
 import { percentile } from '../shared/ingest-driver.ts';
@@ -104,6 +105,8 @@ interface PhaseResult {
   statements?: { calls_per_event: number; mean_us: number; query: string }[];
   /** The gateways' Kafka produce requests and limiter script calls in the phase. */
   gatewayTrips?: GatewayTrips;
+  /** The bench process's own event-loop delay in the phase, ms: its stalls are in every latency it measures. */
+  benchLoopDelay?: { p99: number; max: number };
 }
 
 async function main(): Promise<void> {
@@ -181,6 +184,8 @@ async function main(): Promise<void> {
       const started = Date.now();
       const tripsBefore = await readGatewayTrips(stack.gateways);
       const before = cpuNow(pids);
+      const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+      loopDelay.enable();
       let driven: Driven | undefined;
       if (kind === 'idle') {
         observer.storedPollPaused = true;
@@ -193,6 +198,7 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 1000));
       } else throw new Error(`unknown phase ${phase}`);
       const after = cpuNow(pids);
+      loopDelay.disable();
       const gatewayTrips = tripsBetween(tripsBefore, await readGatewayTrips(stack.gateways));
       const windowSeconds = (Date.now() - started) / 1000;
       clearInterval(sampler);
@@ -239,6 +245,7 @@ async function main(): Promise<void> {
         notAccepted: Object.fromEntries(driven?.other ?? []),
         statements,
         gatewayTrips,
+        benchLoopDelay: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
       };
       results.push(result);
       report(result);
@@ -298,6 +305,7 @@ function report(r: PhaseResult): void {
   if (r.events > 0) {
     log(`  latency ms p50 / p99 from the 201 (request: the HTTP call itself):`);
     for (const [stage, l] of Object.entries(r.latency)) log(`    ${stage.padEnd(16)}${`${fmt(l.p50)} / ${fmt(l.p99)}`.padStart(14)}  (${fmt(l.n)} events)`);
+    if (r.benchLoopDelay) log(`    the bench's own event-loop delay (in every figure above): p99 ${r.benchLoopDelay.p99.toFixed(1)} ms, max ${r.benchLoopDelay.max.toFixed(1)} ms`);
   }
   if (r.events > 0 && r.gatewayTrips) {
     const t = r.gatewayTrips;
