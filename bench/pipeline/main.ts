@@ -47,7 +47,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { testKafka, waitFor } from '@pulseboard/test-kit';
 import { percentile } from '../shared/ingest-driver.ts';
-import { treeCpuSeconds, treePssBytes } from '../shared/process-cpu.ts';
+import { treeCpuSeconds, treePssBytes, treeRunQueueWaitSeconds } from '../shared/process-cpu.ts';
 import { calibrateFastify, calibrateKafka } from '../shared/calibration.ts';
 import { postgresSettingsOf, startInfra, type Infra } from './infra.ts';
 import { migrate, startStack, SERVICES, type Stack } from './stack.ts';
@@ -89,6 +89,11 @@ function cpuNow(pids: Partial<Record<ProcessName, number>>): Record<string, numb
   return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuSeconds(pid!)]));
 }
 
+/** The bench's own process is read too (`bench`): its CPU is not the stack's, but it shares the cores. */
+function waitNow(pids: Partial<Record<ProcessName, number>>): Record<string, number> {
+  return Object.fromEntries([...Object.entries(pids), ['bench', process.pid] as const].map(([name, pid]) => [name, treeRunQueueWaitSeconds(pid!)]));
+}
+
 const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 const pct = (values: number[]) => (values.length === 0 ? '- / -' : `${percentile(values, 50)} / ${percentile(values, 99)}`);
 
@@ -105,6 +110,10 @@ interface PhaseResult {
   statements?: { calls_per_event: number; mean_us: number; query: string }[];
   /** The gateways' Kafka produce requests and limiter script calls in the phase. */
   gatewayTrips?: GatewayTrips;
+  /** Seconds each process (and the bench's own, `bench`) waited in the run queue for a CPU in the phase. */
+  runQueueWait?: Record<string, number>;
+  /** The bench's own CPU seconds in the phase (its driver, observers and WebSocket clients share the cores). */
+  benchCpu?: number;
   /** The bench process's own event-loop delay in the phase, ms: its stalls are in every latency it measures. */
   benchLoopDelay?: { p99: number; max: number };
 }
@@ -184,6 +193,8 @@ async function main(): Promise<void> {
       const started = Date.now();
       const tripsBefore = await readGatewayTrips(stack.gateways);
       const before = cpuNow(pids);
+      const waitedBefore = waitNow(pids);
+      const benchCpuBefore = treeCpuSeconds(process.pid);
       const loopDelay = monitorEventLoopDelay({ resolution: 1 });
       loopDelay.enable();
       let driven: Driven | undefined;
@@ -198,6 +209,8 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 1000));
       } else throw new Error(`unknown phase ${phase}`);
       const after = cpuNow(pids);
+      const waitedAfter = waitNow(pids);
+      const benchCpu = treeCpuSeconds(process.pid) - benchCpuBefore;
       loopDelay.disable();
       const gatewayTrips = tripsBetween(tripsBefore, await readGatewayTrips(stack.gateways));
       const windowSeconds = (Date.now() - started) / 1000;
@@ -245,6 +258,8 @@ async function main(): Promise<void> {
         notAccepted: Object.fromEntries(driven?.other ?? []),
         statements,
         gatewayTrips,
+        runQueueWait: Object.fromEntries(Object.keys(waitedBefore).map((name) => [name, waitedAfter[name]! - waitedBefore[name]!])),
+        benchCpu,
         benchLoopDelay: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
       };
       results.push(result);
@@ -296,12 +311,15 @@ function report(r: PhaseResult): void {
     const kind = r.phase.startsWith('webhook') ? 'webhook batches of 100' : 'single events to /ingest';
     log(`phase ${r.phase}: ${kind}, offered ${fmt(r.offered)} events/s for ${SECONDS} s, ${fmt(r.events)} accepted; window ${r.windowSeconds.toFixed(1)} s to drained, ${fmt(r.achieved)} events/s sustained${Object.keys(r.notAccepted).length > 0 ? `; answers other than 201: ${JSON.stringify(r.notAccepted)}` : ''}`);
   }
-  log(`  ${'process'.padEnd(14)}${'µs/event'.padStart(10)}${'cores'.padStart(8)}${'peak MB'.padStart(9)}`);
+  // waited: seconds per second in the run queue, ready to run but with no free core (queueing, not work).
+  const waited = (name: string) => (r.runQueueWait?.[name] === undefined ? '-' : (r.runQueueWait[name]! / r.windowSeconds).toFixed(3));
+  log(`  ${'process'.padEnd(14)}${'µs/event'.padStart(10)}${'cores'.padStart(8)}${'peak MB'.padStart(9)}${'waited'.padStart(9)}`);
   for (const name of PROCESSES) {
     if (r.cpu[name] === undefined) continue;
-    log(`  ${name.padEnd(14)}${(r.events > 0 ? fmt((r.cpu[name]! / r.events) * 1e6) : '-').padStart(10)}${(r.cpu[name]! / r.windowSeconds).toFixed(3).padStart(8)}${fmt(r.peakPssMb[name]!).padStart(9)}`);
+    log(`  ${name.padEnd(14)}${(r.events > 0 ? fmt((r.cpu[name]! / r.events) * 1e6) : '-').padStart(10)}${(r.cpu[name]! / r.windowSeconds).toFixed(3).padStart(8)}${fmt(r.peakPssMb[name]!).padStart(9)}${waited(name).padStart(9)}`);
   }
   log(`  ${'TOTAL'.padEnd(14)}${(r.events > 0 ? fmt((total / r.events) * 1e6) : '-').padStart(10)}${(total / r.windowSeconds).toFixed(3).padStart(8)}`);
+  if (r.benchCpu !== undefined) log(`  ${'(the bench)'.padEnd(14)}${'-'.padStart(10)}${(r.benchCpu / r.windowSeconds).toFixed(3).padStart(8)}${'-'.padStart(9)}${waited('bench').padStart(9)}  (its driver, observers and WebSocket clients share the cores)`);
   if (r.events > 0) {
     log(`  latency ms p50 / p99 from the 201 (request: the HTTP call itself):`);
     for (const [stage, l] of Object.entries(r.latency)) log(`    ${stage.padEnd(16)}${`${fmt(l.p50)} / ${fmt(l.p99)}`.padStart(14)}  (${fmt(l.n)} events)`);

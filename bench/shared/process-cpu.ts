@@ -74,3 +74,30 @@ export function treePssBytes(root: number): number {
   }
   return total;
 }
+
+/**
+ * Seconds a process tree's live threads have waited in the run queue for a
+ * CPU so far (`/proc/<pid>/task/<tid>/schedstat`, second field; Linux with
+ * schedstats). Threads that ended take their wait with them, so over a window
+ * this is a lower bound. Waiting for a CPU is latency the process did not
+ * cause: a machine whose cores are busy queues every wake-up.
+ */
+export function treeRunQueueWaitSeconds(root: number): number {
+  let total = 0;
+  for (const pid of processTree(root)) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e9;
+      } catch {
+        // ended meanwhile
+      }
+    }
+  }
+  return total;
+}
