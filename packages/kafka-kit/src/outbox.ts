@@ -124,8 +124,8 @@ export class OutboxRelay {
   /** Drains failed in a row (Postgres or Kafka away): the next waits a capped backoff, whatever asks for it. */
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
-  /** A drain asked for in this event-loop turn, not begun yet. */
-  private scheduled: NodeJS.Immediate | undefined;
+  /** A drain asked for by the code running now, begun once it is done (a microtask). */
+  private scheduled = false;
   /** Sources told of new rows since their last drain began. */
   private readonly dirty = new Set<RelaySource>();
 
@@ -149,20 +149,19 @@ export class OutboxRelay {
   notify(sources: readonly RelaySource[] = this.options.sources): void {
     if (this.stopped) return;
     for (const source of sources) this.dirty.add(source);
-    if (this.retryTimer !== undefined || this.scheduled !== undefined) return;
-    // Begun on the next turn, not now: the commits announced in this turn (a shared transaction's
-    // partitions each announce theirs) join one drain, hence one produce request, not one each.
-    this.scheduled = setImmediate(() => {
-      this.scheduled = undefined;
-      void this.drainOnce();
-    });
+    if (this.retryTimer !== undefined || this.scheduled) return;
+    // Begun once the code running now is done, not at once: the commits it announces (a shared
+    // transaction's partitions each announce theirs, one after the other) join one drain, hence one
+    // produce request, not one for the first and one for the rest. A microtask, not a later turn:
+    // the first message still leaves without waiting for other I/O.
+    this.scheduled = true;
+    queueMicrotask(() => this.beginScheduled());
   }
 
-  /** Begins now the drain a notify asked for (flush and stop wait for it). */
+  /** Begins the drain a notify asked for, if not begun yet (flush and stop begin it at once and wait for it). */
   private beginScheduled(): void {
-    if (this.scheduled === undefined) return;
-    clearImmediate(this.scheduled);
-    this.scheduled = undefined;
+    if (!this.scheduled) return;
+    this.scheduled = false;
     void this.drainOnce();
   }
 
