@@ -278,7 +278,7 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     expect((await readTopic(topic)).map((m) => m.value).at(-1)).toBe('after forget');
   });
 
-  it('the commits announced in one event-loop turn (a shared transaction\'s partitions) leave in one produce request', async () => {
+  it('the commits announced one after the other (a shared transaction\'s partitions) leave in one produce request', async () => {
     const topic = await newTopic();
     const streams = [await claim(10, 0, 'turn'), await claim(11, 0, 'turn')];
     const requests: number[] = [];
@@ -292,7 +292,7 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
       await relay.flush();
       requests.length = 0;
       const written = [await appendLog(streams[0]!, ['p10'], topic), await appendLog(streams[1]!, ['p11'], topic)];
-      // As the state consumer's commit does: each partition of the transaction offers its rows and notifies, in one turn.
+      // As the state consumer's commit does: each partition of the transaction offers its rows and notifies, one after the other.
       for (const entries of written) {
         source.offer(lazy(entries));
         relay.notify([source]);
