@@ -28,8 +28,8 @@ function stat(pid: number): Stat | undefined {
   }
 }
 
-/** The process and all its live descendants. */
-export function processTree(root: number): number[] {
+/** The process and all its live descendants, except the subtrees rooted at `prune` (processes measured on their own). */
+export function processTree(root: number, prune: ReadonlySet<number> = new Set()): number[] {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -41,6 +41,7 @@ export function processTree(root: number): number[] {
   const queue = [root];
   while (queue.length > 0) {
     const pid = queue.shift()!;
+    if (prune.has(pid)) continue;
     out.push(pid);
     queue.push(...(children.get(pid) ?? []));
   }
@@ -52,9 +53,9 @@ export function processTree(root: number): number[] {
  * what the members reaped from children that exited (a Postgres postmaster's
  * ended backends), so the figure only grows.
  */
-export function treeCpuSeconds(root: number): number {
+export function treeCpuSeconds(root: number, prune?: ReadonlySet<number>): number {
   let total = 0;
-  for (const pid of processTree(root)) {
+  for (const pid of processTree(root, prune)) {
     const s = stat(pid);
     if (s !== undefined) total += s.own + s.reaped;
   }
@@ -82,9 +83,9 @@ export function treePssBytes(root: number): number {
  * this is a lower bound. Waiting for a CPU is latency the process did not
  * cause: a machine whose cores are busy queues every wake-up.
  */
-export function treeRunQueueWaitSeconds(root: number): number {
+export function treeRunQueueWaitSeconds(root: number, prune?: ReadonlySet<number>): number {
   let total = 0;
-  for (const pid of processTree(root)) {
+  for (const pid of processTree(root, prune)) {
     let tasks: string[];
     try {
       tasks = readdirSync(`/proc/${pid}/task`);
