@@ -74,6 +74,37 @@ export class Driver {
     return { answered, latencies, other, events: answered.size, seconds: (Date.now() - started) / 1000 };
   }
 
+  /**
+   * Single events to /ingest as fast as `lanes` requests in flight allow, for
+   * `seconds`: each lane sends its next request when the last is answered.
+   * What the run sustains this way is the capacity of the stack and the bench
+   * together on this machine's cores.
+   */
+  async saturate(lanes: number, seconds: number): Promise<Driven> {
+    const answered = new Map<number, number>();
+    const latencies: number[] = [];
+    const other = new Map<string, number>();
+    const started = Date.now();
+    const until = started + seconds * 1000;
+    const lane = async (): Promise<void> => {
+      while (Date.now() < until) {
+        const p = this.nextProject();
+        const at = Date.now();
+        try {
+          const res = await this.poster.post(`${this.gateway}/ingest`, { authorization: `Bearer ${this.projects[p]!.apiKey}` }, this.event(p));
+          const now = Date.now();
+          latencies.push(now - at);
+          if (res.status === 201) answered.set(res.body.event_id as number, now);
+          else other.set(String(res.status), (other.get(String(res.status)) ?? 0) + 1);
+        } catch {
+          other.set('network', (other.get('network') ?? 0) + 1);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, lane));
+    return { answered, latencies, other, events: answered.size, seconds: (Date.now() - started) / 1000 };
+  }
+
   close(): void {
     this.poster.close();
   }

@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
 export function cpuSeconds(pid: number | undefined): number {
@@ -62,18 +63,46 @@ export function treeCpuSeconds(root: number, prune?: ReadonlySet<number>): numbe
   return total;
 }
 
-/** Proportional set size of a process tree in bytes (shared pages split between sharers, so a sum is honest). */
-export function treePssBytes(root: number): number {
-  let total = 0;
-  for (const pid of processTree(root)) {
+/**
+ * Proportional set size of each process tree in bytes (shared pages split
+ * between sharers, so a sum is honest). The reads are asynchronous, so they
+ * run on libuv's threads: reading `smaps_rollup` makes the kernel walk every
+ * mapping of a process (a JVM of 600 MB, a Postgres with its backends), and
+ * done synchronously once a second it stalled the bench's event loop, which
+ * then showed up in every latency the bench measured.
+ */
+export async function treesPssBytes(roots: Record<string, number>): Promise<Record<string, number>> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const parents = await Promise.all(pids.map(async (pid) => {
     try {
-      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
+      return Number((await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[1]);
     } catch {
-      // exited meanwhile
+      return -1;
     }
-  }
-  return total;
+  }));
+  const children = new Map<number, number[]>();
+  pids.forEach((pid, i) => children.set(parents[i]!, [...(children.get(parents[i]!) ?? []), Number(pid)]));
+  const prune = new Set(Object.values(roots));
+  const pss = async (pid: number): Promise<number> => {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : 0;
+    } catch {
+      return 0; // exited meanwhile
+    }
+  };
+  const out: Record<string, number> = {};
+  await Promise.all(Object.entries(roots).map(async ([name, root]) => {
+    const tree: number[] = [];
+    const queue = [root];
+    while (queue.length > 0) {
+      const pid = queue.shift()!;
+      tree.push(pid);
+      queue.push(...(children.get(pid) ?? []).filter((child) => !prune.has(child)));
+    }
+    out[name] = (await Promise.all(tree.map(pss))).reduce((a, b) => a + b, 0);
+  }));
+  return out;
 }
 
 /**
