@@ -29,7 +29,8 @@
  * Other phase names: ingest-<rate>, webhook-<rate> (batches of 100), and
  * ingest-max: single events as fast as 64 requests in flight allow, the
  * capacity of the run; with it, each ingest phase's rate is printed as a share
- * of that capacity (issue 25: a p99 target counts at no more than half). --env sets a
+ * of that capacity (issue 25: a p99 target counts at no more than half), and
+ * a later ingest-half phase offers half of it. --env sets a
  * service variable (a lever on or off, same code); --postgres-conf another
  * settings file, or none for Debian's defaults. --no-notifications: no project
  * has a notification service (what the notification service costs when nobody
@@ -196,7 +197,7 @@ async function main(): Promise<void> {
 
     for (const phase of phases) {
       const [kind, rateText] = phase.split('-') as [string, string | undefined];
-      const rate = phase === 'ingest-max' ? NaN : Number(rateText ?? 0);
+      const rate = phase === 'ingest-max' ? NaN : phase === 'ingest-half' ? halfCapacity(results) : Number(rateText ?? 0);
       const pids = pidsOf(infra, stack);
       const peak: Record<string, number> = {};
       let sampling: Promise<void> | undefined;
@@ -327,6 +328,13 @@ function reportMarginal(results: PhaseResult[], calibration: PipelineCalibration
   const at1000Us = (Object.values(high.cpu).reduce((a, b) => a + b, 0) / high.events) * 1e6;
   const machine = calibration === undefined ? '' : `; a bare fastify POST: ${(calibration.at100.fastifyUs / calibration.fastifyUs).toFixed(1)}x, raw kafkajs: ${(calibration.at100.kafkaClientUs / calibration.kafkaClientUs).toFixed(1)}x`;
   log(`\nmarginal cost at 100 events/s: ${fmt(marginalUs)} µs/event ((cores - idle cores) / rate), ${(marginalUs / at1000Us).toFixed(1)}x the cost at 1,000/s (${fmt(at1000Us)}; target <= 2x)${machine}`);
+}
+
+/** ingest-half: half the events per second an earlier ingest-max phase of the run sustained. */
+function halfCapacity(results: PhaseResult[]): number {
+  const max = results.find((r) => r.phase === 'ingest-max');
+  if (max === undefined) throw new Error('ingest-half needs an ingest-max phase before it');
+  return Math.floor(max.achieved / 2);
 }
 
 /**
