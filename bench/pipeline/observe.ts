@@ -115,22 +115,47 @@ export class Observer {
     };
     tick();
 
-    for (const project of projects) {
+    for (const project of projects) this.sockets.push(await this.subscribe(broadcast, project));
+  }
+
+  /**
+   * One WebSocket client subscribed to its project's dashboard. Broadcast may
+   * not know a project created a moment ago (it learns of new ones from the
+   * control feed, older code from a poll) and then closes or refuses the
+   * socket: the client tries again until a deadline, and the run fails with
+   * the reason instead of waiting for an answer that will not come.
+   */
+  private async subscribe(broadcast: string, project: Project, deadlineMs = 90_000): Promise<WebSocket> {
+    const giveUpAt = Date.now() + deadlineMs;
+    let last = '';
+    while (Date.now() < giveUpAt) {
       const socket = new WebSocket(`${broadcast}/ws`, { headers: { authorization: `Bearer ${project.apiKey}` } });
-      await new Promise<void>((resolve, reject) => {
-        socket.once('error', reject);
+      const outcome = await new Promise<string | undefined>((resolve) => {
+        const timer = setTimeout(() => resolve('no answer within 5 s'), 5_000);
+        const done = (why: string | undefined) => {
+          clearTimeout(timer);
+          resolve(why);
+        };
+        socket.once('error', (error) => done(`error: ${error.message}`));
+        socket.once('close', (code, reason) => done(`closed: ${code} ${reason.toString()}`));
         socket.on('message', (data: Buffer) => {
           const message = JSON.parse(data.toString()) as { type: string; change?: { event_id: number | null } };
           if (message.type === 'ready') socket.send(JSON.stringify({ type: 'subscribe', project: project.projectKey }));
-          else if (message.type === 'subscribed') resolve();
+          else if (message.type === 'subscribed') done(undefined);
+          else if (message.type === 'error') done(`refused: ${data.toString()}`);
           else if (message.type === 'change') {
             const id = message.change!.event_id;
             if (id !== null && !this.arrivals.ws.has(id)) this.arrivals.ws.set(id, Date.now());
           }
         });
       });
-      this.sockets.push(socket);
+      if (outcome === undefined) return socket;
+      last = outcome;
+      socket.removeAllListeners('close');
+      socket.terminate();
+      await new Promise((r) => setTimeout(r, 250));
     }
+    throw new Error(`WebSocket client of ${project.projectKey} not subscribed within ${deadlineMs / 1000} s (last: ${last})`);
   }
 
   /** When the store's offsets first passed the event (undefined if not yet seen). */
