@@ -65,7 +65,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     logger,
     topic: env.TOPIC_EVENTS,
     groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast-tail`,
-    gatherMs: env.BROADCAST_GATHER_MS,
+    gatherMs: env.BROADCAST_TAIL_GATHER_MS,
     lingerMs: env.BROADCAST_TAIL_LINGER_MS,
     onEvent: (outcome) => metrics.tailEvents.inc({ outcome }),
   });
