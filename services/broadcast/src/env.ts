@@ -26,7 +26,7 @@ const properties = {
   // Time-bounded batching of tile changes (kafka-kit FetchPacer): while changes flow, fetches are this far
   // apart, so one fetch brings this long's changes; part of every frame's latency (at most this much).
   // Short: a rule engine sends its changes once per cycle already, so a longer gather only delays frames
-  // (20 ms added 14 to 22 ms to the frame p50, docs/performance.md); 5 ms still bounds the fetches
+  // (20 ms added 14 to 24 ms to the frame p50, docs/performance.md); 5 ms still bounds the fetches
   // (200 a second) when many engines commit.
   BROADCAST_GATHER_MS: { type: 'integer', minimum: 0, maximum: 1000, default: 5 },
   // The same for the events topic while someone tails a project: events arrive one by one at the full rate.
