@@ -1,4 +1,4 @@
-# Shared by the deploy scripts: the repo root, the state dir, and pnpm through corepack.
+# Shared by the deploy scripts: the repo root, the state dir, and the pinned pnpm through corepack.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 state_dir="${PULSEBOARD_STATE_DIR:-$HOME/.cache/pulseboard}"
 # The scripts' defaults for the backing services (the services' own defaults,
@@ -10,9 +10,19 @@ mkdir -p "$state_dir"
 export COREPACK_INTEGRITY_KEYS="${COREPACK_INTEGRITY_KEYS:-0}"
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 
-# pnpm as installed when there is one (the image builds install the pinned
-# version with npm), else through corepack with the version package.json pins.
-if type -P pnpm >/dev/null; then pnpm() { command pnpm "$@"; }; else pnpm() { corepack pnpm "$@"; }; fi
+# pnpm: always the version package.json pins, through corepack's shims in the
+# state dir, first on PATH and exported, so that every command these scripts run
+# (under timeout, xargs, exec or a child script) finds that one and never a global
+# pnpm, whatever its version. The image builds take the same path.
+tool_bin="$state_dir/bin"
+if [[ ! -e "$tool_bin/pnpm" ]]; then
+  mkdir -p "$tool_bin"
+  corepack enable --install-directory "$tool_bin" pnpm
+fi
+# Outside a directory whose package.json pins a version, corepack's own known version, not npm's latest.
+export COREPACK_DEFAULT_TO_LATEST=0
+export PATH="$tool_bin:$PATH"
+[[ "$(type -P pnpm)" == "$tool_bin/pnpm" ]] || { echo "lib.sh: pnpm did not resolve to $tool_bin/pnpm" >&2; exit 1; }
 
 # Runs the workspace's TypeScript sources: tsx, with each workspace package
 # resolved to its src/ (the export condition); production runs dist/ instead.
