@@ -133,4 +133,28 @@ describe('broadcast: tile definitions and the live event tail (issues 23 and 28)
     everything.send({ type: 'untail', project: project.projectKey });
     expect(await everything.next((m) => m.type === 'untailed')).toEqual({ type: 'untailed', v: 1, project: project.projectKey });
   });
+
+  it('a tail opened and closed leaves broadcast ready: its consumer stops and /readyz still answers 200 (issue 41)', async () => {
+    // Its own instance, the tail's consumer stopping 100 ms after the last tail ends.
+    const own = await pipeline.startBroadcast({ BROADCAST_TAIL_LINGER_MS: '100' });
+    await waitFor(async () => (await request(`${own.url}/readyz`)).status === 200, { what: 'broadcast ready before any tail' });
+    const project = await pipeline.provision();
+    const socket = await TestSocket.open(own.url, { headerToken: project.apiKey });
+    sockets.push(socket);
+    await socket.next((m) => m.type === 'ready');
+    socket.send({ type: 'tail', v: 1, project: project.projectKey });
+    await socket.next((m) => m.type === 'tailing', { timeoutMs: 30_000 });
+    socket.send({ type: 'untail', project: project.projectKey });
+    await socket.next((m) => m.type === 'untailed');
+    await waitFor(() => own.process.logs.some((line) => line.includes('"tail_feed_stopped"')), { timeoutMs: 15_000, what: "the tail's consumer stopped" });
+    const ready = await request(`${own.url}/readyz`);
+    expect(ready.status, JSON.stringify(ready.body)).toBe(200);
+    // And again: a second tail starts a consumer of its own, and its end leaves readiness as it was.
+    const from = socket.messages.length;
+    socket.send({ type: 'tail', v: 1, project: project.projectKey });
+    await socket.next((m) => m.type === 'tailing', { from, timeoutMs: 30_000 });
+    socket.close();
+    await waitFor(() => own.process.logs.filter((line) => line.includes('"tail_feed_stopped"')).length === 2, { timeoutMs: 15_000, what: 'the second consumer stopped' });
+    expect((await request(`${own.url}/readyz`)).status).toBe(200);
+  });
 });

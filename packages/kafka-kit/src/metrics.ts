@@ -7,7 +7,11 @@ export interface LaggingGroup {
 }
 
 export interface KafkaInstrumentation {
-  /** Every consumer made so far has joined its group and is still in it (readiness). */
+  /**
+   * Readiness: every consumer the service cannot work without is in its group. A consumer
+   * that was stopped leaves the membership read here; one of a `transient` group (made and
+   * stopped while the service runs, broadcast's live tail) never counts, crashed or not.
+   */
   joined(): boolean;
   /** Closes the admin client the lag is read with. */
   stop(): Promise<void>;
@@ -26,7 +30,16 @@ const LAG_READ_TIMEOUT_MS = 3000;
  * (group, topic, partition). The end offsets of `watchedTopics` (dead-letter topics) are
  * read likewise: their increase is how many letters were written, whoever wrote them.
  */
-export function instrumentKafka(kafka: Kafka, registry: Registry, options: { lagging?: LaggingGroup[]; watchedTopics?: string[] } = {}): KafkaInstrumentation {
+export function instrumentKafka(
+  kafka: Kafka,
+  registry: Registry,
+  options: {
+    lagging?: LaggingGroup[];
+    watchedTopics?: string[];
+    /** Group-id prefixes of consumers readiness does not wait for: started on demand and stopped again (broadcast's tail). */
+    transient?: string[];
+  } = {},
+): KafkaInstrumentation {
   const batchMessages = new Histogram({
     name: 'pulseboard_kafka_consumer_batch_messages',
     help: 'Messages per batch a consumer handled',
@@ -41,14 +54,22 @@ export function instrumentKafka(kafka: Kafka, registry: Registry, options: { lag
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  // The required consumers and whether each is in its group now. A stopped one is deleted (it left on
+  // purpose: shutdown); kafkajs emits STOP before CRASH, so a crash that restarts puts it back as not
+  // joined until it rejoins, and one that does not restart leaves it not joined for good (not ready:
+  // the service cannot work without it).
   const members = new Map<Consumer, boolean>();
+  const transient = options.transient ?? [];
   const makeConsumer = kafka.consumer.bind(kafka);
   kafka.consumer = (config) => {
     const consumer = makeConsumer(config);
     const group = groupLabel(config.groupId);
-    members.set(consumer, false);
-    consumer.on(consumer.events.GROUP_JOIN, () => members.set(consumer, true));
-    for (const gone of [consumer.events.CRASH, consumer.events.STOP, consumer.events.DISCONNECT] as const) consumer.on(gone as typeof consumer.events.STOP, () => members.set(consumer, false));
+    if (!transient.some((prefix) => config.groupId.startsWith(prefix))) {
+      members.set(consumer, false);
+      consumer.on(consumer.events.GROUP_JOIN, () => members.set(consumer, true));
+      for (const gone of [consumer.events.STOP, consumer.events.DISCONNECT] as const) consumer.on(gone as typeof consumer.events.STOP, () => members.delete(consumer));
+      consumer.on(consumer.events.CRASH, () => members.set(consumer, false));
+    }
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
       batchMessages.observe({ group, topic: payload.topic }, payload.batchSize);
       batchSeconds.observe({ group, topic: payload.topic }, payload.duration / 1000);

@@ -41,7 +41,10 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
 
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-broadcast`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
   // The feed's group is the instance's own and never commits: no lag to read, batch sizes and membership only.
-  const kafkaSignals = instrumentKafka(kafka, metrics.registry);
+  // Readiness waits for the tile-change and control feeds, not for the live tail's consumer, which comes
+  // and goes with the tails (a closed tail must not take the instance out of its Service).
+  const tailGroupPrefix = `${env.KAFKA_CLIENT_ID}-broadcast-tail`;
+  const kafkaSignals = instrumentKafka(kafka, metrics.registry, { transient: [`${tailGroupPrefix}-`] });
   await ensureTopics(kafka, [TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES), TOPICS.control.spec(env.TOPIC_CONTROL), TOPICS.events.spec(env.TOPIC_EVENTS, env)]);
   const connections = new Set<ClientConnection>();
   const revalidator = new Revalidator({ pool, logger, connections: () => connections });
@@ -64,7 +67,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     kafka,
     logger,
     topic: env.TOPIC_EVENTS,
-    groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast-tail`,
+    groupPrefix: tailGroupPrefix,
     gatherMs: env.BROADCAST_TAIL_GATHER_MS,
     lingerMs: env.BROADCAST_TAIL_LINGER_MS,
     onEvent: (outcome) => metrics.tailEvents.inc({ outcome }),

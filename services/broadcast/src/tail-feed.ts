@@ -94,6 +94,7 @@ export class TailFeed {
     this.consumer = undefined;
     this.stopping = consumer
       .then((c) => c.stop())
+      .then(() => this.options.logger.info({ event: 'tail_feed_stopped' }))
       .catch((error: unknown) => this.options.logger.warn({ event: 'tail_feed_stop_failed', err: error }));
     this.options.logger.info({ event: 'tail_feed_stopping' });
   }
