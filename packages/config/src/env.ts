@@ -6,24 +6,82 @@ import { shutdownEnvProperties } from './lifecycle.ts';
 
 /** Env properties every service shares; each service spreads these into its one schema. */
 export const commonEnvProperties = {
-  LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-  DATABASE_URL: { type: 'string', minLength: 1, default: 'postgres://postgres@127.0.0.1:5432/pulseboard' },
-  DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, default: 10 },
-  KAFKA_BROKERS: { type: 'string', minLength: 1, default: '127.0.0.1:9092' },
-  KAFKA_CLIENT_ID: { type: 'string', minLength: 1, default: 'pulseboard' },
-  TOPIC_EVENTS: { type: 'string', minLength: 1, default: TOPICS.events.name },
-  TOPIC_EVENTS_DLQ: { type: 'string', minLength: 1, default: TOPICS.eventsDeadLetter.name },
-  TOPIC_TILE_CHANGES: { type: 'string', minLength: 1, default: TOPICS.tileChanges.name },
-  TOPIC_RULE_OUTCOMES: { type: 'string', minLength: 1, default: TOPICS.ruleOutcomes.name },
-  TOPIC_CONTROL: { type: 'string', minLength: 1, default: TOPICS.control.name },
-  TOPIC_NOTIFICATION_REQUESTS: { type: 'string', minLength: 1, default: TOPICS.notificationRequests.name },
-  TOPIC_NOTIFICATION_OUTCOMES: { type: 'string', minLength: 1, default: TOPICS.notificationOutcomes.name },
-  TOPIC_NOTIFICATIONS_DLQ: { type: 'string', minLength: 1, default: TOPICS.notificationsDeadLetter.name },
-  // The gateway's request body limit; every service sizes the events topics from it.
-  BODY_LIMIT_BYTES: { type: 'integer', minimum: 1024, default: 1048576 },
-  // Days an event is kept (CONTRACT Events, Retention) unless its project sets `retention_days`:
-  // the gateway refuses older timestamps, the store drops what has aged out.
-  EVENT_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 400, default: 30 },
+  LOG_LEVEL: {
+    type: 'string',
+    enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: 'info',
+    description: 'Least severe level logged (pino, one JSON object per line on stdout).',
+  },
+  DATABASE_URL: {
+    type: 'string',
+    minLength: 1,
+    default: 'postgres://postgres@127.0.0.1:5432/pulseboard',
+    description: 'PostgreSQL connection string. Holds a password in production: set it from a Secret.',
+  },
+  DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, default: 10, description: "Connections in the service's Postgres pool." },
+  KAFKA_BROKERS: { type: 'string', minLength: 1, default: '127.0.0.1:9092', description: 'Kafka bootstrap brokers, comma-separated host:port.' },
+  KAFKA_CLIENT_ID: {
+    type: 'string',
+    minLength: 1,
+    default: 'pulseboard',
+    description: 'Client id the service gives the Kafka brokers (their logs and quotas name it).',
+  },
+  TOPIC_EVENTS: { type: 'string', minLength: 1, default: TOPICS.events.name, description: 'Topic of accepted events (key: project key); see docs/topics.md.' },
+  TOPIC_EVENTS_DLQ: {
+    type: 'string',
+    minLength: 1,
+    default: TOPICS.eventsDeadLetter.name,
+    description: 'Dead-letter topic of event messages a consumer could not decode or apply.',
+  },
+  TOPIC_TILE_CHANGES: {
+    type: 'string',
+    minLength: 1,
+    default: TOPICS.tileChanges.name,
+    description: 'Topic of tile changes, relayed by the rule engine, read by broadcast and notification.',
+  },
+  TOPIC_RULE_OUTCOMES: {
+    type: 'string',
+    minLength: 1,
+    default: TOPICS.ruleOutcomes.name,
+    description: 'Topic of rule outcomes (`tiles_affected`) that webhook requests wait for.',
+  },
+  TOPIC_CONTROL: {
+    type: 'string',
+    minLength: 1,
+    default: TOPICS.control.name,
+    description: 'Compacted topic of control-plane changes (projects, keys, tiles) that every service follows.',
+  },
+  TOPIC_NOTIFICATION_REQUESTS: {
+    type: 'string',
+    minLength: 1,
+    default: TOPICS.notificationRequests.name,
+    description: 'Topic of notification send requests from the API to the notification service.',
+  },
+  TOPIC_NOTIFICATION_OUTCOMES: {
+    type: 'string',
+    minLength: 1,
+    default: TOPICS.notificationOutcomes.name,
+    description: 'Topic of what became of each notification send request.',
+  },
+  TOPIC_NOTIFICATIONS_DLQ: {
+    type: 'string',
+    minLength: 1,
+    default: TOPICS.notificationsDeadLetter.name,
+    description: 'Dead-letter topic of notification deliveries that failed for good.',
+  },
+  BODY_LIMIT_BYTES: {
+    type: 'integer',
+    minimum: 1024,
+    default: 1048576,
+    description: 'Largest request body the gateway accepts (413 above); every service sizes the events topics from it.',
+  },
+  EVENT_RETENTION_DAYS: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 400,
+    default: 30,
+    description: 'Days an event is kept unless its project sets `retention_days`: the gateway refuses older timestamps, the store drops what has aged out.',
+  },
   ...tracingEnvProperties,
   ...shutdownEnvProperties,
 } as const;
@@ -35,8 +93,17 @@ export const commonEnvProperties = {
  * old key, still accepted for reading until `pnpm secrets:rotate` has re-sealed every row.
  */
 export const secretsEnvProperties = {
-  SECRETS_KEY: { type: 'string', strongSecret: true },
-  SECRETS_KEY_PREVIOUS: { type: 'string', strongSecret: 'or-empty', default: '' },
+  SECRETS_KEY: {
+    type: 'string',
+    strongSecret: true,
+    description: 'Key that seals stored notification secrets (webhook URLs and signing secrets, Slack URLs). Required, 32+ random bytes; a short, repetitive, published or placeholder value stops the service. Keep it: sealed rows need it (SECURITY.md).',
+  },
+  SECRETS_KEY_PREVIOUS: {
+    type: 'string',
+    strongSecret: 'or-empty',
+    default: '',
+    description: 'The previous SECRETS_KEY during a rotation, still accepted for reading until `pnpm secrets:rotate` has re-sealed every row. Empty outside a rotation.',
+  },
 } as const;
 
 /**
@@ -46,14 +113,31 @@ export const secretsEnvProperties = {
  * receivers; private (RFC 1918, 100.64/10, fc00::/7) for receivers on your own network.
  */
 export const outboundEnvProperties = {
-  NOTIFY_ALLOW_LOOPBACK: { type: 'boolean', default: false },
-  NOTIFY_ALLOW_PRIVATE: { type: 'boolean', default: false },
+  NOTIFY_ALLOW_LOOPBACK: {
+    type: 'boolean',
+    default: false,
+    description: 'Development only: allow notification targets on loopback addresses (a warning is logged at start).',
+  },
+  NOTIFY_ALLOW_PRIVATE: {
+    type: 'boolean',
+    default: false,
+    description: 'Development only: allow notification targets on private networks (RFC 1918, 100.64/10, fc00::/7; a warning is logged at start).',
+  },
 } as const;
 
 export const redisEnvProperties = {
-  REDIS_URL: { type: 'string', minLength: 1, default: 'redis://127.0.0.1:6379' },
-  // Seed nodes of a Redis Cluster, comma-separated host:port; empty for the single Redis of REDIS_URL.
-  REDIS_CLUSTER_NODES: { type: 'string', default: '', pattern: '^\\s*$|^\\s*(\\[[^\\]]+\\]|[^\\s,\\[\\]]+):\\d+\\s*(,\\s*(\\[[^\\]]+\\]|[^\\s,\\[\\]]+):\\d+\\s*)*$' },
+  REDIS_URL: {
+    type: 'string',
+    minLength: 1,
+    default: 'redis://127.0.0.1:6379',
+    description: 'Redis of the limiter, idempotency keys and project revisions; with REDIS_CLUSTER_NODES only its credentials are used.',
+  },
+  REDIS_CLUSTER_NODES: {
+    type: 'string',
+    default: '',
+    pattern: '^\\s*$|^\\s*(\\[[^\\]]+\\]|[^\\s,\\[\\]]+):\\d+\\s*(,\\s*(\\[[^\\]]+\\]|[^\\s,\\[\\]]+):\\d+\\s*)*$',
+    description: 'Seed nodes of a Redis Cluster, comma-separated host:port; empty for the single Redis of REDIS_URL.',
+  },
 } as const;
 
 /**

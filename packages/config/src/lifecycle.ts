@@ -2,8 +2,12 @@ import type { Logger } from 'pino';
 
 /** How long a service's stop() may take; the Helm chart sets it below terminationGracePeriodSeconds. */
 export const shutdownEnvProperties = {
-  // Bound of a service's whole drain (stop taking work, finish the batch in hand, flush, close); past it stop() gives up and the process exits 1.
-  SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 30000 },
+  SHUTDOWN_TIMEOUT_MS: {
+    type: 'integer',
+    minimum: 100,
+    default: 30000,
+    description: "Bound of the service's whole drain on SIGTERM (stop taking work, finish the batch in hand, flush, close); past it the process exits 1.",
+  },
 } as const;
 
 /** One step of a drain, named for the log when it is the one still running at the bound. */

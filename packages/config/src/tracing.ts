@@ -6,12 +6,20 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Attribu
  * helpers below only pass an incoming `traceparent` on (a few string reads per batch).
  */
 export const tracingEnvProperties = {
-  // OTLP/HTTP (JSON) base URL of a collector, e.g. http://otel-collector:4318; spans go to <endpoint>/v1/traces. Empty: tracing off.
-  OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'string', default: '', pattern: '^$|^https?://' },
-  // Extra export headers (a collector's token), `key=value,key2=value2` as the OpenTelemetry spec writes them.
-  OTEL_EXPORTER_OTLP_HEADERS: { type: 'string', default: '' },
-  // Share of new traces recorded (a trace started upstream follows its parent's decision).
-  OTEL_TRACES_SAMPLER_ARG: { type: 'number', minimum: 0, maximum: 1, default: 1 },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    type: 'string',
+    default: '',
+    pattern: '^$|^https?://',
+    description: 'OTLP/HTTP (JSON) base URL of a trace collector, e.g. http://otel-collector:4318; spans go to <endpoint>/v1/traces. Empty: tracing off.',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: { type: 'string', default: '', description: "Extra headers of the trace export (a collector's token), `key=value,key2=value2`." },
+  OTEL_TRACES_SAMPLER_ARG: {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    default: 1,
+    description: "Share of new traces recorded, 0 to 1 (a trace begun upstream follows its parent's decision).",
+  },
 } as const;
 
 export interface TracingEnv {
