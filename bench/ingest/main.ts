@@ -143,9 +143,9 @@ const median = (xs: Figures[]): Figures => ({
 async function gatewayStats(url: string): Promise<string> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  const opsPerCall = value('gateway_limiter_batch_operations_sum') / value('gateway_limiter_batch_operations_count');
-  const ackMs = (1000 * value('gateway_kafka_ack_seconds_sum')) / value('gateway_kafka_ack_seconds_count');
-  const perProduce = value('gateway_kafka_produce_request_messages_sum') / value('gateway_kafka_produce_request_messages_count');
+  const opsPerCall = value('pulseboard_gateway_limiter_batch_operations_sum') / value('pulseboard_gateway_limiter_batch_operations_count');
+  const ackMs = (1000 * value('pulseboard_gateway_kafka_ack_seconds_sum')) / value('pulseboard_gateway_kafka_ack_seconds_count');
+  const perProduce = value('pulseboard_gateway_kafka_produce_request_messages_sum') / value('pulseboard_gateway_kafka_produce_request_messages_count');
   return `limiter: ${f(opsPerCall)} requests decided per Redis call; Kafka: ${f(perProduce)} events per produce request, ${f(ackMs)} ms mean from hand-off to ack`;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The gateway's round trips in a phase, from its own /metrics: Kafka produce
- * requests (gateway_kafka_produce_request_messages) and limiter script calls
- * (gateway_limiter_batch_operations), summed over every gateway. Per event,
+ * requests (pulseboard_gateway_kafka_produce_request_messages) and limiter script calls
+ * (pulseboard_gateway_limiter_batch_operations), summed over every gateway. Per event,
  * they say how much the gateway's batching across requests shares, which the
  * broker's and Redis' CPU follow.
  */
@@ -12,9 +12,9 @@ export interface GatewayTrips {
 }
 
 const SERIES = {
-  produceRequests: 'gateway_kafka_produce_request_messages_count',
-  producedMessages: 'gateway_kafka_produce_request_messages_sum',
-  limiterCalls: 'gateway_limiter_batch_operations_count',
+  produceRequests: 'pulseboard_gateway_kafka_produce_request_messages_count',
+  producedMessages: 'pulseboard_gateway_kafka_produce_request_messages_sum',
+  limiterCalls: 'pulseboard_gateway_limiter_batch_operations_count',
 } as const;
 
 /** One reading of the counters; a gateway that does not answer counts as zero (the run says so by its figures). */

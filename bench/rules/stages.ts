@@ -5,9 +5,9 @@
  * ingest-to-tile-change time goes.
  */
 const STAGES = {
-  rule_engine_batch_wait_seconds: 'gateway receipt to evaluation (oldest event of a batch)',
-  rule_engine_batch_apply_seconds: 'evaluation to commit (per batch)',
-  rule_engine_relay_send_seconds: 'relay round: read, send (marked sent behind it)',
+  pulseboard_rule_engine_batch_wait_seconds: 'gateway receipt to evaluation (oldest event of a batch)',
+  pulseboard_rule_engine_batch_apply_seconds: 'evaluation to commit (per batch)',
+  pulseboard_rule_engine_relay_send_seconds: 'relay round: read, send (marked sent behind it)',
 } as const;
 
 type Scrape = Map<string, number>;
@@ -16,7 +16,7 @@ export async function scrapeEngine(url: string): Promise<Scrape> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const values: Scrape = new Map();
   for (const line of text.split('\n')) {
-    const match = /^(rule_engine_\w+_seconds_(?:bucket|sum|count))(\{le="([^"]+)"\})?\s+(\S+)$/.exec(line);
+    const match = /^(pulseboard_rule_engine_\w+_seconds_(?:bucket|sum|count))(\{le="([^"]+)"\})?\s+(\S+)$/.exec(line);
     if (match) values.set(`${match[1]}${match[3] === undefined ? '' : `|${match[3]}`}`, Number(match[4]));
   }
   return values;

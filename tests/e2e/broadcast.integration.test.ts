@@ -260,7 +260,7 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     socketOf(slow).pause();
     // It reads again as soon as the server has given up on it: a client that does not read for seconds after the
     // close cannot see the close frame (the server then terminates the socket), so this watches while events flow.
-    const slowClosed = async () => /broadcast_connections_closed_total\{reason="slow_consumer"\} [1-9]/.test(await (await fetch(`${broadcast}/metrics`)).text());
+    const slowClosed = async () => /pulseboard_broadcast_connections_closed_total\{reason="slow_consumer"\} [1-9]/.test(await (await fetch(`${broadcast}/metrics`)).text());
     let cutSeen = false;
     const cut = waitFor(slowClosed, { timeoutMs: 120000, intervalMs: 25, what: 'the server to close the slow client' }).then(() => {
       cutSeen = true;
@@ -286,7 +286,7 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
       for (const c of fast.changes()) (byTile.get(c.tile_id) ?? byTile.set(c.tile_id, new Set()).get(c.tile_id)!).add(c.version);
       const missing = [...byTile].map(([id, versions]) => `${id}:${Array.from({ length: sent }, (_, i) => i + 1).filter((v) => !versions.has(v)).join('/')}`).filter((m) => !m.endsWith(':'));
       const metrics = await (await fetch(`${broadcast}/metrics`)).text();
-      throw new Error(`${String(error)}; received ${positions.length}, positions ${positions[0]}..${positions.at(-1)}, backwards ${backwards.length}, missing ${missing.slice(0, 20).join(',')}\n${metrics.split('\n').filter((l) => l.startsWith('broadcast_')).join('\n')}\nbroadcast logs:\n${logs.slice(-40).join('\n')}`);
+      throw new Error(`${String(error)}; received ${positions.length}, positions ${positions[0]}..${positions.at(-1)}, backwards ${backwards.length}, missing ${missing.slice(0, 20).join(',')}\n${metrics.split('\n').filter((l) => l.startsWith('pulseboard_broadcast_')).join('\n')}\nbroadcast logs:\n${logs.slice(-40).join('\n')}`);
     });
     expect(fast.closed).toBeUndefined();
   }, 240_000);

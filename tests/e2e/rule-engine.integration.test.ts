@@ -77,7 +77,7 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
   /** The engine's own count of the timer's transactions, from its /metrics. */
   const timerTransactions = async (): Promise<number> => {
     const text = await (await fetch(`${engine.httpAddress}/metrics`)).text();
-    return Number(/^rule_engine_timer_transactions_total (\d+)/m.exec(text)?.[1] ?? NaN);
+    return Number(/^pulseboard_rule_engine_timer_transactions_total (\d+)/m.exec(text)?.[1] ?? NaN);
   };
 
   it('the timer opens a transaction only for a partition with something due: a tick with nothing due costs none', async () => {

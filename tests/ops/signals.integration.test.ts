@@ -46,11 +46,11 @@ describe('operator signals of the five services (real processes)', () => {
   });
 
   const expected: Record<string, RegExp[]> = {
-    gateway: [/^gateway_kafka_ack_seconds_bucket\{/m, /^http_request_duration_seconds_bucket\{.*route="\/ingest".*status_code="201"/m, /^http_request_duration_seconds_bucket\{.*route="\/api\/v1\/events"/m],
-    broadcast: [/^broadcast_connections /m, /^broadcast_subscriptions /m, /^http_request_duration_seconds_bucket\{.*route="\/healthz"/m],
-    store: [/^pulseboard_kafka_consumer_lag\{group="test-store-[^"]+",topic="[^"]+",partition="0"\} \d+/m, /^pulseboard_kafka_consumer_batch_messages_bucket\{/m, /^pulseboard_kafka_topic_end_offset\{/m, /^store_events_stored_total [1-9]/m],
-    'rule-engine': [/^pulseboard_kafka_consumer_lag\{group="test-rule-engine-/m, /^rule_engine_relay_backlog\{source="history"\} \d+/m, /^rule_engine_relay_backlog\{source="outbox"\} \d+/m, /^rule_engine_events_evaluated_total [1-9]/m],
-    notification: [/^pulseboard_kafka_consumer_lag\{group="test-notification-/m, /^notification_queue_deliveries\{state="due"\} \d+/m, /^pulseboard_kafka_topic_end_offset\{/m],
+    gateway: [/^pulseboard_gateway_kafka_ack_seconds_bucket\{/m, /^pulseboard_http_request_duration_seconds_bucket\{.*route="\/ingest".*status_code="201"/m, /^pulseboard_http_request_duration_seconds_bucket\{.*route="\/api\/v1\/events"/m],
+    broadcast: [/^pulseboard_broadcast_connections /m, /^pulseboard_broadcast_subscriptions /m, /^pulseboard_http_request_duration_seconds_bucket\{.*route="\/healthz"/m],
+    store: [/^pulseboard_kafka_consumer_lag\{group="test-store-[^"]+",topic="[^"]+",partition="0"\} \d+/m, /^pulseboard_kafka_consumer_batch_messages_bucket\{/m, /^pulseboard_kafka_topic_end_offset\{/m, /^pulseboard_store_events_stored_total [1-9]/m],
+    'rule-engine': [/^pulseboard_kafka_consumer_lag\{group="test-rule-engine-/m, /^pulseboard_rule_engine_relay_backlog\{source="history"\} \d+/m, /^pulseboard_rule_engine_relay_backlog\{source="outbox"\} \d+/m, /^pulseboard_rule_engine_events_evaluated_total [1-9]/m],
+    notification: [/^pulseboard_kafka_consumer_lag\{group="test-notification-/m, /^pulseboard_notification_queue_deliveries\{state="due"\} \d+/m, /^pulseboard_kafka_topic_end_offset\{/m],
   };
 
   it.each(services)('%s: /metrics passes promtool check metrics and carries its signals', async (service) => {

@@ -27,7 +27,7 @@ describe('startOpsServer', () => {
 
     const metrics = await (await fetch(`${server.address}/metrics`)).text();
     expect(metrics).toContain('ops_test_total 3');
-    expect(metrics).toContain('http_request_duration_seconds_count{method="GET",route="/readyz",status_code="200"} 1');
+    expect(metrics).toContain('pulseboard_http_request_duration_seconds_count{method="GET",route="/readyz",status_code="200"} 1');
     const unknown = await fetch(`${server.address}/nope`);
     expect([unknown.status, await unknown.json()]).toEqual([404, { error: { code: 'not_found', message: expect.any(String) } }]);
   });

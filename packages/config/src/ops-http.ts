@@ -9,12 +9,12 @@ export type Readiness = () => Record<string, boolean> | Promise<Record<string, b
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * `http_request_duration_seconds{method, route, status_code}`: every answer, by its route's
+ * `pulseboard_http_request_duration_seconds{method, route, status_code}`: every answer, by its route's
  * pattern (`/api/v1/events/:id`, never the raw URL) or `unmatched`, so the label set stays small.
  */
 export function registerHttpMetrics(app: FastifyInstance, registry: Registry): void {
   const duration = new Histogram({
-    name: 'http_request_duration_seconds',
+    name: 'pulseboard_http_request_duration_seconds',
     help: 'HTTP requests from arrival to the answer sent, by route pattern and status',
     labelNames: ['method', 'route', 'status_code'],
     buckets: HTTP_BUCKETS,

@@ -18,14 +18,14 @@ export function createBroadcastMetrics(): BroadcastMetrics {
   const registry = createServiceRegistry('broadcast', new URL('../package.json', import.meta.url));
   return {
     registry,
-    connections: new Gauge({ name: 'broadcast_connections', help: 'Open WebSocket connections', registers: [registry] }),
-    messagesSent: new Counter({ name: 'broadcast_messages_sent_total', help: 'Messages sent to clients', registers: [registry] }),
-    changesReceived: new Counter({ name: 'broadcast_changes_received_total', help: 'Tile changes read from Kafka', registers: [registry] }),
-    closed: new Counter({ name: 'broadcast_connections_closed_total', help: 'Connections closed by the server, by reason (slow_consumer: a client that could not keep up, dropped)', labelNames: ['reason'], registers: [registry] }),
-    tailEvents: new Counter({ name: 'broadcast_tail_events_total', help: 'Events offered to live tails, by outcome (sent, skipped: over the rate or a slow client, filtered)', labelNames: ['outcome'], registers: [registry] }),
+    connections: new Gauge({ name: 'pulseboard_broadcast_connections', help: 'Open WebSocket connections', registers: [registry] }),
+    messagesSent: new Counter({ name: 'pulseboard_broadcast_messages_sent_total', help: 'Messages sent to clients', registers: [registry] }),
+    changesReceived: new Counter({ name: 'pulseboard_broadcast_changes_received_total', help: 'Tile changes read from Kafka', registers: [registry] }),
+    closed: new Counter({ name: 'pulseboard_broadcast_connections_closed_total', help: 'Connections closed by the server, by reason (slow_consumer: a client that could not keep up, dropped)', labelNames: ['reason'], registers: [registry] }),
+    tailEvents: new Counter({ name: 'pulseboard_broadcast_tail_events_total', help: 'Events offered to live tails, by outcome (sent, skipped: over the rate or a slow client, filtered)', labelNames: ['outcome'], registers: [registry] }),
     watchSubscriptions(count) {
       new Gauge({
-        name: 'broadcast_subscriptions',
+        name: 'pulseboard_broadcast_subscriptions',
         help: 'Project subscriptions held by open connections',
         registers: [registry],
         collect() {

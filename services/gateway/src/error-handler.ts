@@ -9,7 +9,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `ingest`: `{status:"error", code, message, details?, ...}`; otherwise the envelope `{error:{code, message, details?}}`. */
     errorShape?: ErrorShape;
-    /** Counts the route's refusals in gateway_requests_rejected_total under this `endpoint` label. */
+    /** Counts the route's refusals in pulseboard_gateway_requests_rejected_total under this `endpoint` label. */
     rejectionsEndpoint?: string;
   }
 }
