@@ -16,7 +16,7 @@ import addFormats from 'ajv-formats';
 export const OPENAPI_DOCUMENT = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
 
 /** Headers of HTTP itself (and of fastify's transport), not of the API. */
-const HTTP_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'vary', 'content-encoding', 'cache-control', 'etag', 'last-modified', 'accept-ranges']);
+const HTTP_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'vary', 'content-encoding', 'cache-control', 'etag', 'last-modified', 'accept-ranges', 'x-content-type-options']);
 const DOC_ID = 'https://pulseboard.dev/openapi.json';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 

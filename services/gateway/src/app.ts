@@ -23,6 +23,7 @@ import { registerIntegrationSecretRoutes } from './control/integration-secrets-r
 import { registerIntegrationRoutes } from './routes/integrations/index.ts';
 import { GitHubSenders } from './routes/integrations/github-senders.ts';
 import { buildJsonSerializer, registerOpenApi } from './openapi/register.ts';
+import { registerResponseHeaders } from './response-headers.ts';
 
 /**
  * The HTTP surface: `/ingest` and `/api/v1/*` (spec 4). Takes its dependencies,
@@ -53,6 +54,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerRequestDecoding(app);
   registerErrorHandler(app, { rejected: deps.metrics.requestsRejected });
   registerStorableInput(app);
+  registerResponseHeaders(app);
   registerHttpMetrics(app, deps.metrics.registry);
   registerHttpTracing(app, deps.tracing);
   // Before any route: the document is collected from the routes as they are added. Its own

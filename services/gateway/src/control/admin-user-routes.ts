@@ -56,6 +56,8 @@ export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool): voi
       const created = await insertUserToken(pool, userId, token.stored, MAX_TOKENS_PER_USER);
       if (created === 'no_user') throw notFound('User');
       if (created === 'limit') throw tooManyTokens();
+      // No parent token here: the admin may issue any expiry.
+      if (created === 'no_parent' || 'outlives' in created) throw new Error('unreachable: no parent token given');
       request.log.info({ event: 'user_token_issued', req_id: request.id, user_id: userId, token_id: Number(created.id), expires_at: created.expires_at });
       return reply.code(201).send({ ...presentUserToken(created), token: token.secret });
     },

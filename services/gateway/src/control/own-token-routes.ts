@@ -1,4 +1,4 @@
-import { userTokenSchema, userTokenWithSecretSchema } from '@pulseboard/contracts';
+import { bearerToken, hashSecret, PulseboardError, userTokenSchema, userTokenWithSecretSchema } from '@pulseboard/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Pool } from '@pulseboard/db';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -47,13 +47,24 @@ export function registerOwnTokenRoutes(app: FastifyInstance, deps: { auth: Pick<
 
     api.post<{ Body: { label?: string; expires_at?: string } }>(
       '/api/v1/tokens',
-      { schema: { ...doc(`Issue one more token for the calling user, with an optional label and expiry; the secret is shown once (at most ${MAX_TOKENS_PER_USER} per user)`, { 201: body(userTokenWithSecretSchema, 'The token with its secret'), ...errors('envelope', [...BODY_ERRORS, ...READ_ERRORS]) }), body: { $ref: createUserTokenBody.$id } } },
+      {
+        schema: {
+          ...doc(`Issue one more token for the calling user, with an optional label and expiry; the secret is shown once (at most ${MAX_TOKENS_PER_USER} per user)`, { 201: body(userTokenWithSecretSchema, 'The token with its secret'), ...errors('envelope', [...BODY_ERRORS, ...READ_ERRORS]) }),
+          description:
+            'A token cannot make one that outlives it. When the calling token has an expiry, the new token expires no later: `expires_at` omitted means the calling token\'s own expiry, and a later `expires_at` is 400 `validation_error`. A token without an expiry may issue tokens with any expiry or none. The admin API (`POST /api/v1/admin/users/{id}/tokens`) is not bound by this.',
+          body: { $ref: createUserTokenBody.$id },
+        },
+      },
       async (request, reply) => {
         const token = newUserToken(request.body.label ?? '', parseExpiry(request.body.expires_at));
         const userId = userOf(request);
-        const created = await insertUserToken(pool, userId, token.stored, MAX_TOKENS_PER_USER);
+        // The calling token is a user token (userOf): its hash finds its expiry, under the cap lock.
+        const parentHash = hashSecret(bearerToken(request.headers.authorization) ?? '');
+        const created = await insertUserToken(pool, userId, token.stored, MAX_TOKENS_PER_USER, { parentHash });
         if (created === 'no_user') throw notFound('User');
+        if (created === 'no_parent') throw new PulseboardError('invalid_api_key');
         if (created === 'limit') throw tooManyTokens();
+        if ('outlives' in created) throw new PulseboardError('validation_error', { details: { expires_at: [`must not be later than the expiry of the token making the request (${created.outlives.toISOString()})`] } });
         request.log.info({ event: 'user_token_issued', req_id: request.id, user_id: userId, token_id: Number(created.id), expires_at: created.expires_at, by: 'self' });
         return reply.code(201).send({ ...presentUserToken(created), token: token.secret });
       },

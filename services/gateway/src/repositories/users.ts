@@ -1,4 +1,5 @@
 import type { Pool } from '@pulseboard/db';
+import { withCapLock } from './cap-lock.ts';
 import { isUniqueViolation } from './unique-violation.ts';
 
 export interface UserRecord {
@@ -66,23 +67,48 @@ export async function replaceUserToken(pool: Pool, userId: number, token: NewUse
 
 /**
  * One more token for a user, unless it holds `maxTokens` already (`limit`);
- * `no_user` when there is no such user. The user row is locked so that two
- * concurrent calls cannot both pass the cap.
+ * `no_user` when there is no such user. The count is taken under the user's
+ * cap lock (cap-lock.ts, as tiles and notification services are), in a
+ * statement after the lock is held, so concurrent calls cannot both pass the cap.
+ *
+ * `parentHash`: the token making the request (self-service). A token cannot
+ * make one that outlives it: with an expiry of its own, the new token's is at
+ * most that (`outlives`, with the parent's expiry, when asked for later), and
+ * none asked for means the parent's. `no_parent` when that token is no longer
+ * the user's (revoked meanwhile).
  */
-export async function insertUserToken(pool: Pool, userId: number, token: NewUserToken, maxTokens: number): Promise<UserTokenRecord | 'no_user' | 'limit'> {
-  const { rows } = await pool.query<Partial<UserTokenRecord> & { found: boolean }>(
-    `WITH u AS (SELECT id FROM users WHERE id = $1 FOR UPDATE),
-          ins AS (INSERT INTO user_tokens (user_id, label, token_hash, token_prefix, expires_at)
-                  SELECT id, $4, $2, $3, $5 FROM u WHERE (SELECT count(*) FROM user_tokens WHERE user_id = u.id) < $6
-                  RETURNING ${TOKEN_COLUMNS})
-     SELECT EXISTS (SELECT 1 FROM u) AS found, ins.* FROM (SELECT 1) one LEFT JOIN ins ON true`,
-    [userId, token.hash, token.prefix, token.label, token.expiresAt, maxTokens],
-  );
-  const row = rows[0]!;
-  if (!row.found) return 'no_user';
-  if (row.id === null || row.id === undefined) return 'limit';
-  const { found: _found, ...record } = row;
-  return record as UserTokenRecord;
+export async function insertUserToken(
+  pool: Pool,
+  userId: number,
+  token: NewUserToken,
+  maxTokens: number,
+  options: { parentHash?: Buffer } = {},
+): Promise<UserTokenRecord | 'no_user' | 'no_parent' | 'limit' | { outlives: Date }> {
+  return withCapLock(pool, `user_tokens:${userId}`, async (client) => {
+    let expiresAt = token.expiresAt;
+    if (options.parentHash !== undefined) {
+      const { rows: parents } = await client.query<{ expires_at: Date | null }>('SELECT expires_at FROM user_tokens WHERE token_hash = $1 AND user_id = $2', [options.parentHash, userId]);
+      const parent = parents[0];
+      if (parent === undefined) return 'no_parent';
+      if (parent.expires_at !== null) {
+        if (expiresAt === null) expiresAt = parent.expires_at;
+        else if (expiresAt.getTime() > parent.expires_at.getTime()) return { outlives: parent.expires_at };
+      }
+    }
+    const { rows } = await client.query<Partial<UserTokenRecord> & { found: boolean }>(
+      `WITH u AS (SELECT id FROM users WHERE id = $1 FOR UPDATE),
+            ins AS (INSERT INTO user_tokens (user_id, label, token_hash, token_prefix, expires_at)
+                    SELECT id, $4, $2, $3, $5 FROM u WHERE (SELECT count(*) FROM user_tokens WHERE user_id = u.id) < $6
+                    RETURNING ${TOKEN_COLUMNS})
+       SELECT EXISTS (SELECT 1 FROM u) AS found, ins.* FROM (SELECT 1) one LEFT JOIN ins ON true`,
+      [userId, token.hash, token.prefix, token.label, expiresAt, maxTokens],
+    );
+    const row = rows[0]!;
+    if (!row.found) return 'no_user';
+    if (row.id === null || row.id === undefined) return 'limit';
+    const { found: _found, ...record } = row;
+    return record as UserTokenRecord;
+  });
 }
 
 /** A user's tokens, oldest first; undefined when there is no such user. */
