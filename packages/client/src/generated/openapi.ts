@@ -574,7 +574,10 @@ export interface paths {
         /** The calling user's tokens (label, prefix, dates; never the secret) */
         get: operations["getApiV1Tokens"];
         put?: never;
-        /** Issue one more token for the calling user, with an optional label and expiry; the secret is shown once (at most 50 per user) */
+        /**
+         * Issue one more token for the calling user, with an optional label and expiry; the secret is shown once (at most 50 per user)
+         * @description A token cannot make one that outlives it. When the calling token has an expiry, the new token expires no later: `expires_at` omitted means the calling token's own expiry, and a later `expires_at` is 400 `validation_error`. A token without an expiry may issue tokens with any expiry or none. The admin API (`POST /api/v1/admin/users/{id}/tokens`) is not bound by this.
+         */
         post: operations["postApiV1Tokens"];
         delete?: never;
         options?: never;
@@ -725,7 +728,7 @@ export interface components {
         AdminCreateUserToken: {
             /**
              * Format: date-time
-             * @description When the token stops working (in the future); absent: never
+             * @description When the token stops working (in the future); absent: never. Through POST /api/v1/tokens, at most the calling token's own expiry, and absent means that expiry
              */
             expires_at?: string;
             label?: string;
