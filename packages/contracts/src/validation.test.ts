@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAjv, detailsValidator, hasUnstorableText, jsonShapeProblem, jsonTextMayHoldUnstorable, MAX_JSON_LEVELS } from './validation.ts';
+import { createAjv, detailsValidator, hasUnstorableText, jsonLongerThan, jsonShapeProblem, jsonTextMayHoldUnstorable, MAX_JSON_LEVELS } from './validation.ts';
 import { eventEnvelopeSchema } from './event-envelope.schema.ts';
 
 const validate = detailsValidator(createAjv(), eventEnvelopeSchema);
@@ -99,5 +99,16 @@ describe('event envelope validation messages (spec 2.1, CONTRACT Events)', () =>
     expect(jsonShapeProblem(NaN)).toBe('not_finite');
     expect(hasUnstorableText(JSON.parse(`${'['.repeat(200_000)}"fine"${']'.repeat(200_000)}`))).toBe(false);
     expect(hasUnstorableText(JSON.parse(`${'['.repeat(200_000)}"\\u0000"${']'.repeat(200_000)}`))).toBe(true);
+  });
+});
+
+describe('jsonLongerThan (the serialised-size cap of stored free-form JSON)', () => {
+  it('counts UTF-8 bytes of the JSON text: ASCII, three-byte characters, surrogate pairs and escapes', () => {
+    const sized = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+    for (const value of [{ a: 'x'.repeat(100) }, { a: '€'.repeat(40) }, { a: '😀'.repeat(30) }, { a: '\ud800'.repeat(10) }, { a: '"\n'.repeat(20) }, [1, [2, { b: null }]]]) {
+      const bytes = sized(value);
+      expect(jsonLongerThan(value, bytes), JSON.stringify(value)).toBe(false);
+      expect(jsonLongerThan(value, bytes - 1), JSON.stringify(value)).toBe(true);
+    }
   });
 });

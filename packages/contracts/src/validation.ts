@@ -32,6 +32,12 @@ export function hasUnstorableText(value: unknown): boolean {
 /** Free-form JSON (attributes, settings) nests at most this many levels; the object itself is level 1 (CONTRACT Events). */
 export const MAX_JSON_LEVELS = 32;
 
+/** Tile and project `settings`, serialised, take at most this many bytes (SECURITY.md, Caps): every subscriber's snapshot carries every tile's. */
+export const MAX_SETTINGS_BYTES = 16384;
+
+/** A notification service's `config`, serialised, takes at most this many bytes (its fields are bounded by type too). */
+export const MAX_NOTIFICATION_CONFIG_BYTES = 8192;
+
 export type JsonShapeProblem = 'too_deep' | 'not_finite';
 
 /**
@@ -57,6 +63,32 @@ export function jsonShapeProblem(value: unknown, maxLevels: number = MAX_JSON_LE
     if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+/**
+ * Whether a JSON value, serialised (UTF-8, no whitespace), takes more than
+ * `maxBytes`: the cap on free-form JSON a tenant stores (tile and project
+ * settings, notification config), which every reader of it (a dashboard's
+ * snapshot, broadcast's tile views) holds and sends whole. A value too deep
+ * to serialise is left to `boundedJson`, which refuses it (false here).
+ */
+export function jsonLongerThan(value: unknown, maxBytes: number): boolean {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return false;
+  }
+  // UTF-8 takes at least a byte per UTF-16 unit and at most three: only text near the cap is measured.
+  if (text === undefined || text.length <= maxBytes / 3) return false;
+  if (text.length > maxBytes) return true;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A surrogate pair is one code point of four bytes: two units, two bytes each.
+    bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit < 0xe000) ? 2 : 3;
+  }
+  return bytes > maxBytes;
 }
 
 /**
@@ -99,6 +131,14 @@ export function addPulseboardKeywords(ajv: Ajv, options: { storableText?: boolea
   };
   boundedJson.errors = [] as Partial<ErrorObject>[];
   ajv.addKeyword({ keyword: 'boundedJson', schemaType: 'number', errors: true, validate: boundedJson });
+  const maxJsonBytes = (maxBytes: number, data: unknown): boolean => {
+    // A value `boundedJson` refuses (too deep: also long, often) gets its message alone.
+    if (!jsonLongerThan(data, maxBytes) || jsonShapeProblem(data) !== undefined) return true;
+    maxJsonBytes.errors = [{ keyword: 'maxJsonBytes', params: { limit: maxBytes } }];
+    return false;
+  };
+  maxJsonBytes.errors = [] as Partial<ErrorObject>[];
+  ajv.addKeyword({ keyword: 'maxJsonBytes', schemaType: 'number', errors: true, validate: maxJsonBytes });
   return ajv;
 }
 
@@ -158,6 +198,8 @@ export function messageFor(error: ErrorObject, field: string, value: unknown, ar
       return 'must be blank';
     case 'storableText':
       return 'contains a NUL character or an unpaired surrogate';
+    case 'maxJsonBytes':
+      return `is too large (maximum is ${error.params.limit} bytes as JSON)`;
     case 'boundedJson':
       return error.params.problem === 'too_deep' ? `is nested too deeply (maximum is ${error.params.limit} levels)` : 'must contain only finite numbers';
     default:

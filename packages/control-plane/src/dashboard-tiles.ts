@@ -35,6 +35,25 @@ export async function loadDashboardTiles(pool: Pool, projectKey: string): Promis
   return { revision: Number(row.revision), tiles: (row.tiles ?? []).map((t) => ({ ...t, tile_id: Number(t.tile_id) })) };
 }
 
+/**
+ * Some of a live project's tiles (by id; an id that is not one of its tiles
+ * is absent from the answer: deleted) with the project's revision, in one
+ * snapshot: what broadcast reads when a control message names the tile that
+ * changed, instead of every tile of the project.
+ */
+export async function loadDashboardTilesById(pool: Pool, projectKey: string, tileIds: readonly number[]): Promise<DashboardTiles> {
+  const { rows } = await pool.query<{ revision: string; tiles: DashboardTile[] | null }>(
+    `SELECT p.revision::text AS revision,
+            (SELECT json_agg(json_build_object('tile_id', t.id, 'tile_name', t.name, 'kind', t.kind, 'position', t.position, 'rule', t.rule, 'settings', t.settings) ORDER BY t.position, t.id)
+               FROM tiles t WHERE t.project_key = p.project_key AND t.id = ANY($2::bigint[])) AS tiles
+       FROM projects p WHERE p.project_key = $1 AND p.deleted_at IS NULL`,
+    [projectKey, tileIds],
+  );
+  const row = rows[0];
+  if (row === undefined) return { revision: 0, tiles: [] };
+  return { revision: Number(row.revision), tiles: (row.tiles ?? []).map((t) => ({ ...t, tile_id: Number(t.tile_id) })) };
+}
+
 /** A tile as a snapshot of the dashboard needs it: its definition and when it was made (its state's time before its first change). */
 export interface SnapshotTile extends DashboardTile {
   created_at: Date;

@@ -58,7 +58,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     decode: TOPICS.control.decode,
     handle: (change) => {
       if (!env.BROADCAST_FOLLOW_CONTROL) return;
-      tiles.changed(change.project_key, change.revision);
+      tiles.changed(change.project_key, change.revision, change.change.startsWith('tile_') ? change.tile_id : undefined);
       if (change.change === 'project_key_regenerated' || change.change === 'project_deleted') void revalidator.now({ users: false, projects: new Set([change.project_key]) });
     },
   });

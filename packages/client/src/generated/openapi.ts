@@ -796,6 +796,7 @@ export interface components {
         /** CloudEventBatch */
         CloudEventBatch: components["schemas"]["CloudEvent"][];
         CreateNotification: {
+            /** @description Per type: webhook `{url, secret?}`, slack `{webhook_url}`, email `{to: [...]}`; at most 8192 bytes serialised as JSON (400 validation_error beyond) */
             config: Record<string, never>;
             name: string;
             /** @enum {string} */
@@ -808,6 +809,7 @@ export interface components {
             position?: number;
             project_key?: string;
             rule: components["schemas"]["TileRule"];
+            /** @description Free-form JSON the dashboard reads (e.g. `unit`): at most 50 fields, 32 levels and 16384 bytes serialised as JSON (400 validation_error beyond) */
             settings?: Record<string, never>;
         };
         /** Delivery */
@@ -1274,6 +1276,7 @@ export interface components {
             version: number;
         };
         UpdateNotification: {
+            /** @description Per type: webhook `{url, secret?}`, slack `{webhook_url}`, email `{to: [...]}`; at most 8192 bytes serialised as JSON (400 validation_error beyond) */
             config?: Record<string, never>;
             name?: string;
             /** @enum {string} */
@@ -1285,6 +1288,7 @@ export interface components {
             monthly_quota?: number;
             name?: string;
             retention_days?: number | null;
+            /** @description Free-form JSON: at most 100 fields, 32 levels and 16384 bytes serialised as JSON (400 validation_error beyond) */
             settings?: Record<string, never>;
         };
         UpdateTile: {
@@ -1293,6 +1297,7 @@ export interface components {
             notification_service_ids?: number[];
             position?: number;
             rule?: components["schemas"]["TileRule"];
+            /** @description Free-form JSON the dashboard reads (e.g. `unit`): at most 50 fields, 32 levels and 16384 bytes serialised as JSON (400 validation_error beyond) */
             settings?: Record<string, never>;
         };
         /** User */

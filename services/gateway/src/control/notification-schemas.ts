@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { NOTIFICATION_TYPES } from '@pulseboard/contracts';
+import { MAX_NOTIFICATION_CONFIG_BYTES, NOTIFICATION_TYPES } from '@pulseboard/contracts';
 
 /** Request bodies of the notifications API; `config` is checked per type against contracts' config schemas. */
 export const createNotificationBody = {
@@ -10,7 +10,12 @@ export const createNotificationBody = {
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     type: { type: 'string', enum: NOTIFICATION_TYPES },
-    config: { type: 'object', maxProperties: 10 },
+    config: {
+      type: 'object',
+      maxProperties: 10,
+      maxJsonBytes: MAX_NOTIFICATION_CONFIG_BYTES,
+      description: `Per type: webhook \`{url, secret?}\`, slack \`{webhook_url}\`, email \`{to: [...]}\`; at most ${MAX_NOTIFICATION_CONFIG_BYTES} bytes serialised as JSON (400 validation_error beyond)`,
+    },
   },
 } as const;
 

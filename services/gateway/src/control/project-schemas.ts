@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { MAX_JSON_LEVELS, MAX_RETENTION_DAYS } from '@pulseboard/contracts';
+import { MAX_JSON_LEVELS, MAX_RETENTION_DAYS, MAX_SETTINGS_BYTES } from '@pulseboard/contracts';
 
 /**
  * Request bodies of the project API. Field names match the admin API's
@@ -13,7 +13,13 @@ export const updateProjectBody = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
-    settings: { type: 'object', maxProperties: 100, boundedJson: MAX_JSON_LEVELS },
+    settings: {
+      type: 'object',
+      maxProperties: 100,
+      boundedJson: MAX_JSON_LEVELS,
+      maxJsonBytes: MAX_SETTINGS_BYTES,
+      description: `Free-form JSON: at most 100 fields, ${MAX_JSON_LEVELS} levels and ${MAX_SETTINGS_BYTES} bytes serialised as JSON (400 validation_error beyond)`,
+    },
     monthly_quota: { type: 'integer', minimum: 0, maximum: 2147483647 },
     // null puts the environment's default back in force.
     burst_limit: limit,

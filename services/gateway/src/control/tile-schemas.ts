@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { MAX_JSON_LEVELS, tileRuleSchema } from '@pulseboard/contracts';
+import { MAX_JSON_LEVELS, MAX_SETTINGS_BYTES, tileRuleSchema } from '@pulseboard/contracts';
 
 /**
  * Request bodies of the tile API. `rule` is the published rule format
@@ -13,7 +13,13 @@ const tileFields = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
   kind: { type: 'string', minLength: 1, maxLength: 50, pattern: '^[a-z][a-z0-9_]*$' },
   rule: { $ref: tileRuleSchema.$id },
-  settings: { type: 'object', maxProperties: 50, boundedJson: MAX_JSON_LEVELS },
+  settings: {
+    type: 'object',
+    maxProperties: 50,
+    boundedJson: MAX_JSON_LEVELS,
+    maxJsonBytes: MAX_SETTINGS_BYTES,
+    description: `Free-form JSON the dashboard reads (e.g. \`unit\`): at most 50 fields, ${MAX_JSON_LEVELS} levels and ${MAX_SETTINGS_BYTES} bytes serialised as JSON (400 validation_error beyond)`,
+  },
   position: { type: 'integer', minimum: 0, maximum: 100000 },
   /** Notification services of the same account, told of each status transition. */
   notification_service_ids: { type: 'array', maxItems: 20, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },

@@ -34,16 +34,19 @@ function operationId(method: string, url: string): string {
 }
 
 /**
- * The contracts' own ajv keywords (`storableText`, `boundedJson`) are not
- * OpenAPI's: in the document they become the extensions
- * `x-pulseboard-storable-text` and `x-pulseboard-max-depth`.
+ * The contracts' own ajv keywords (`storableText`, `boundedJson`,
+ * `maxJsonBytes`) are not OpenAPI's: in the document they become the
+ * extensions `x-pulseboard-storable-text`, `x-pulseboard-max-depth` and
+ * `x-pulseboard-max-bytes` (the field's description says each in words).
  */
+const EXTENSIONS: Record<string, string> = { storableText: 'x-pulseboard-storable-text', boundedJson: 'x-pulseboard-max-depth', maxJsonBytes: 'x-pulseboard-max-bytes' };
+
 function asExtensions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(asExtensions);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    const name = key === 'storableText' ? 'x-pulseboard-storable-text' : key === 'boundedJson' ? 'x-pulseboard-max-depth' : key;
+    const name = EXTENSIONS[key] ?? key;
     out[name] = asExtensions(inner);
   }
   return out;
