@@ -16,6 +16,7 @@ import { registerEventRoutes } from './routes/events.ts';
 import { registerSystemRoutes } from './routes/system.ts';
 import { registerAdminRoutes } from './control/admin-routes.ts';
 import { registerProjectRoutes } from './control/projects-routes.ts';
+import { RefusalLog } from './limits/refusals.ts';
 import { registerTileRoutes } from './control/tiles-routes.ts';
 import { registerNotificationRoutes } from './control/notifications-routes.ts';
 import { registerOwnTokenRoutes } from './control/own-token-routes.ts';
@@ -63,7 +64,10 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   collectRouteTable(app);
 
   const { auth, pool, env } = deps;
-  const intake: IntakeDeps = { limiter: deps.limiter, auth, pipeline: deps.pipeline, metrics: deps.metrics, logger: deps.logger, now: deps.now };
+  // Refused requests are counted per project off the request path; what is counted goes out before the app closes.
+  const refusals = new RefusalLog(deps.redis, deps.logger, deps.now);
+  app.addHook('onClose', () => refusals.flush());
+  const intake: IntakeDeps = { limiter: deps.limiter, auth, pipeline: deps.pipeline, metrics: deps.metrics, logger: deps.logger, now: deps.now, refusals };
   const sending = { auth, intake, idempotency: deps.idempotency, validator: deps.validator };
   registerIngestRoute(app, sending);
   registerWebhookRoutes(app, { ...sending, metrics: deps.metrics, ruleOutcomes: deps.ruleOutcomes, outcomeTimeoutMs: env.WEBHOOK_OUTCOME_TIMEOUT_MS });
@@ -81,7 +85,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   const { controlFeed } = deps;
   registerAdminRoutes(app, { adminToken: env.ADMIN_TOKEN, pool, controlFeed, defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA, limitDefaults: deps.limitDefaults });
-  registerProjectRoutes(app, { auth, pool, controlFeed, limitDefaults: deps.limitDefaults, ceilings: { monthlyQuota: env.ACCOUNT_MAX_MONTHLY_QUOTA, burst: env.ACCOUNT_MAX_BURST_LIMIT, hourly: env.ACCOUNT_MAX_HOURLY_REQUEST_LIMIT } });
+  registerProjectRoutes(app, { auth, pool, controlFeed, refusals, limitDefaults: deps.limitDefaults, ceilings: { monthlyQuota: env.ACCOUNT_MAX_MONTHLY_QUOTA, burst: env.ACCOUNT_MAX_BURST_LIMIT, hourly: env.ACCOUNT_MAX_HOURLY_REQUEST_LIMIT } });
   registerTileRoutes(app, { auth, pool, controlFeed, maxTilesPerProject: env.MAX_TILES_PER_PROJECT, previewTimeLimitMs: env.PREVIEW_TIME_LIMIT_MS });
   registerOwnTokenRoutes(app, { auth, pool });
   registerIntegrationSecretRoutes(app, { auth, pool, controlFeed, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS } });

@@ -436,6 +436,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Requests the limits refused (429, 402) in the last 5 minutes
+         * @description A project whose tiles stand still may have its events refused: this says how many requests were, and which limit refused the latest (counted per minute; up to a second late).
+         */
+        get: operations["getApiV1ProjectsIdRefusals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/regenerate_key": {
         parameters: {
             query?: never;
@@ -5921,6 +5941,136 @@ export interface operations {
             };
             /** @description `forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiV1ProjectsIdRefusals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project key */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count, and the latest refusal with the limit that made it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Requests refused since then (429 and 402) */
+                            count: number;
+                            /** @description The latest refusal since then; null when none */
+                            last: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description That limit */
+                                limit: number;
+                                /** @description The limit in words, for people */
+                                message: string;
+                                /**
+                                 * @description The limit that refused it: a rate window (minute: the burst limit, in events) or the monthly quota
+                                 * @enum {string}
+                                 */
+                                reason: "minute" | "project_hour" | "account_hour" | "global_hour" | "monthly_quota";
+                                /** @enum {integer} */
+                                status: 429 | 402;
+                            } | null;
+                            project_key: string;
+                            /** @description Of which refused by the monthly quota (402) */
+                            quota_exceeded: number;
+                            /** @description Of which refused by a rate limit (429) */
+                            rate_limited: number;
+                            /**
+                             * Format: date-time
+                             * @description Start of the oldest minute counted: the current minute and the 4 before it
+                             */
+                            since: string;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

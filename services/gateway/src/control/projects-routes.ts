@@ -10,6 +10,7 @@ import { listMeta, parsePage } from '../params/pagination.ts';
 import { findLiveProject, listLiveProjects, replaceApiKey, updateProject, type ProjectRecord } from '../repositories/projects.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
 import { presentProject } from './present.ts';
+import { recentRefusalsSchema, REFUSAL_MINUTES, type RefusalLog } from '../limits/refusals.ts';
 import { findAccountCeilings } from '../repositories/accounts.ts';
 import { projectSchema, projectWithKeySchema } from '@pulseboard/contracts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, listQuery, page, SECURITY } from '../openapi/route-docs.ts';
@@ -19,6 +20,7 @@ export interface ProjectRouteDeps {
   auth: Pick<Authenticator, 'principal'>;
   pool: Pool;
   controlFeed: ControlFeed;
+  refusals: Pick<RefusalLog, 'recent'>;
   limitDefaults: Pick<LimitDefaults, 'burst' | 'projectHourly' | 'retentionDays'>;
   ceilings: Ceilings;
 }
@@ -87,6 +89,19 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
     });
 
     api.get<WithId>('/api/v1/projects/:id', { preValidation: loadProject, config: { openapi: { params: projectParams } }, schema: doc('One project', { 200: data(projectSchema, 'The project'), ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => reply.send({ data: present(request.targetProject!) }));
+
+    api.get<WithId>(
+      '/api/v1/projects/:id/refusals',
+      {
+        preValidation: loadProject,
+        config: { openapi: { params: projectParams } },
+        schema: {
+          ...doc(`Requests the limits refused (429, 402) in the last ${REFUSAL_MINUTES} minutes`, { 200: data(recentRefusalsSchema, 'The count, and the latest refusal with the limit that made it'), ...errors('envelope', [404, ...AUTHENTICATED]) }),
+          description: 'A project whose tiles stand still may have its events refused: this says how many requests were, and which limit refused the latest (counted per minute; up to a second late).',
+        },
+      },
+      async (request, reply) => reply.send({ data: await deps.refusals.recent(request.targetProject!.project_key) }),
+    );
 
     api.put<WithId & { Body: UpdateProjectBody }>(
       '/api/v1/projects/:id',

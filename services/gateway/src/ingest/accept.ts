@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { PulseboardError, type ValidationDetails, type WebhookEvent } from '@pulseboard/contracts';
 import type { ProjectAuth } from '../auth/project-directory.ts';
 import type { LimitDecision } from '../limits/limiter.ts';
+import type { RefusalLog } from '../limits/refusals.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import { admit, type AdmissionDeps, type Decided } from './admission.ts';
 import type { EventPipeline } from './event-pipeline.ts';
@@ -14,6 +15,8 @@ export interface IntakeDeps extends AdmissionDeps {
   metrics: Pick<GatewayMetrics, 'kafkaAckSeconds' | 'eventsAccepted'>;
   logger: Logger;
   now: () => number;
+  /** Counts requests the limits refuse, per project (what the dashboard shows of them). */
+  refusals: Pick<RefusalLog, 'record'>;
 }
 
 export interface Accepted {
@@ -64,7 +67,10 @@ export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Acc
   const details = s.details ?? timestampWindowDetails(s.events, s.project.retentionDays, nowMs, s.batch === true);
   const { project, decision } = await admit(deps, s.project, { ...(s.apiKey === undefined ? {} : { apiKey: s.apiKey }), events: s.events.length, consume: details === null });
   s.onDecided?.(project, decision);
-  if (decision.kind !== 'allowed') throw limitError(decision);
+  if (decision.kind !== 'allowed') {
+    deps.refusals.record(project.projectKey, decision);
+    throw limitError(decision);
+  }
   if (details !== null) throw new PulseboardError('validation_error', { details });
   // The limiter found the cached project stale and re-read it: its retention may have just changed.
   const recheck = project.retentionDays === s.project.retentionDays ? null : timestampWindowDetails(s.events, project.retentionDays, nowMs, s.batch === true);
