@@ -7,3 +7,4 @@ export * from './metrics.ts';
 export * from './ops-http.ts';
 export * from './tracing.ts';
 export * from './http-tracing.ts';
+export * from './proxy.ts';

@@ -27,6 +27,7 @@ export const TEST_KAFKA_BROKERS = process.env.TEST_KAFKA_BROKERS ?? commonEnvPro
  */
 export const TEST_ADMIN_TOKEN = (process.env.PULSEBOARD_TEST_ADMIN_TOKEN ??= generateSecret());
 export const TEST_SECRETS_KEY = (process.env.PULSEBOARD_TEST_SECRETS_KEY ??= generateSecret());
+export const TEST_INTERNAL_PROXY_SECRET = (process.env.PULSEBOARD_TEST_INTERNAL_PROXY_SECRET ??= generateSecret());
 
 /** Topics of one test run share a prefix, so the run can delete what it created. */
 export function testTopicPrefix(): string {
@@ -58,6 +59,8 @@ export function serviceTestEnv(extra: Record<string, string> = {}): Record<strin
     MIGRATE_ON_START: 'false',
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     SECRETS_KEY: TEST_SECRETS_KEY,
+    // Broadcast's pass-through shows it to the gateway, as in every shipped deployment.
+    INTERNAL_PROXY_SECRET: TEST_INTERNAL_PROXY_SECRET,
     GATEWAY_PORT: '0',
     GATEWAY_HOST: '127.0.0.1',
     BROADCAST_PORT: '0',

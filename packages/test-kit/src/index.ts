@@ -11,3 +11,4 @@ export * from './private-postgres.ts';
 export { anyJson, nastyString, schemaArbitrary, type SchemaResolver } from './schema-arbitrary.ts';
 export { default as fc } from 'fast-check';
 export { checkAgainstOpenApi, isDocumentedApi, OPENAPI_DOCUMENT, type HttpExchange } from './openapi-check.ts';
+export * from './from-address.ts';

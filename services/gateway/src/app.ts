@@ -1,12 +1,14 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { addPulseboardKeywords, eventEnvelopeSchema } from '@pulseboard/contracts';
-import { registerHttpMetrics, registerHttpTracing } from '@pulseboard/config';
+import { proxySecretHash, registerHttpMetrics, registerHttpTracing, trustProxyOption } from '@pulseboard/config';
 import type { GatewayDeps } from './deps.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './error-handler.ts';
 import { registerRequestDecoding } from './request-decoding.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { registerStorableInput } from './storable-input.ts';
 import { collectRouteTable } from './route-table.ts';
+import { registerClientAddress } from './auth/client-address.ts';
+import { registerCredentialCheckRoute } from './auth/credential-check-route.ts';
 import { FixedWindowCounter } from './limits/fixed-window.ts';
 import type { IntakeDeps } from './ingest/accept.ts';
 import { registerIngestRoute } from './routes/ingest.ts';
@@ -42,6 +44,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     requestIdHeader: 'x-request-id',
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (default: none).
+    trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
     frameworkErrors: frameworkErrorHandler,
     schemaController: { compilersFactory: { buildSerializer: buildJsonSerializer } },
     // Report every invalid field at once, and never coerce: a string is not a number. The shared
@@ -53,6 +57,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerJsonBodyParser(app, { maxValues: deps.env.BODY_MAX_JSON_VALUES });
   app.addSchema(eventEnvelopeSchema);
   registerRequestDecoding(app);
+  const internalProxy = proxySecretHash(deps.env.INTERNAL_PROXY_SECRET);
+  registerClientAddress(app, internalProxy);
   registerErrorHandler(app, { rejected: deps.metrics.requestsRejected });
   registerStorableInput(app);
   registerResponseHeaders(app);
@@ -60,6 +66,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerHttpTracing(app, deps.tracing);
   // Before any route: the document is collected from the routes as they are added. Its own
   // routes (/docs, /api/v1/openapi.json) come before the route table: they are not the API.
+  // Broadcast's own question (not the API): before the document and the route table see routes.
+  registerCredentialCheckRoute(app, { credentials: deps.credentials, proxySecretHash: internalProxy });
   await registerOpenApi(app);
   collectRouteTable(app);
 
@@ -84,7 +92,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerSystemRoutes(app, { auth, pool, redis: deps.redis, kafkaReady: deps.kafkaReady, metrics: deps.metrics, now: deps.now });
 
   const { controlFeed } = deps;
-  registerAdminRoutes(app, { adminToken: env.ADMIN_TOKEN, pool, controlFeed, defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA, limitDefaults: deps.limitDefaults });
+  registerAdminRoutes(app, { adminToken: env.ADMIN_TOKEN, auth, throttle: deps.throttle, pool, controlFeed, defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA, limitDefaults: deps.limitDefaults });
   registerProjectRoutes(app, { auth, pool, controlFeed, refusals, limitDefaults: deps.limitDefaults, ceilings: { monthlyQuota: env.ACCOUNT_MAX_MONTHLY_QUOTA, burst: env.ACCOUNT_MAX_BURST_LIMIT, hourly: env.ACCOUNT_MAX_HOURLY_REQUEST_LIMIT } });
   registerTileRoutes(app, { auth, pool, controlFeed, maxTilesPerProject: env.MAX_TILES_PER_PROJECT, previewTimeLimitMs: env.PREVIEW_TIME_LIMIT_MS });
   registerOwnTokenRoutes(app, { auth, pool });

@@ -2,6 +2,8 @@ import type { Pool } from '@pulseboard/db';
 import type { Logger } from 'pino';
 import type { Tracing } from '@pulseboard/config';
 import type { Authenticator } from './auth/authenticator.ts';
+import type { AuthThrottle } from './auth/auth-throttle.ts';
+import type { CredentialSet } from './auth/credential-set.ts';
 import type { LimitDefaults, ProjectDirectory } from './auth/project-directory.ts';
 import type { GatewayEnv } from './env.ts';
 import type { EnvelopeValidator } from './ingest/envelope-validator.ts';
@@ -27,6 +29,10 @@ export interface GatewayDeps {
   limitDefaults: LimitDefaults;
   directory: ProjectDirectory;
   auth: Authenticator;
+  /** Failed authentications per client address and key prefix (also the admin token's). */
+  throttle: AuthThrottle;
+  /** Hashes of the credentials that may be valid: what a throttled request is checked against. */
+  credentials: CredentialSet;
   limiter: Limiter;
   pipeline: EventPipeline;
   validator: EnvelopeValidator;

@@ -1,4 +1,4 @@
-import { commonEnvProperties, loadEnv, outboundEnvProperties, type EnvOf, redisEnvProperties, secretsEnvProperties } from '@pulseboard/config';
+import { commonEnvProperties, loadEnv, outboundEnvProperties, proxyEnvProperties, type EnvOf, redisEnvProperties, secretsEnvProperties } from '@pulseboard/config';
 
 const properties = {
   ...commonEnvProperties,
@@ -6,6 +6,8 @@ const properties = {
   ...secretsEnvProperties,
   // Notification target URLs with a literal address are refused at creation unless global unicast (or allowed here).
   ...outboundEnvProperties,
+  // Client addresses behind an ingress and through broadcast's pass-through (TRUST_PROXY, INTERNAL_PROXY_SECRET).
+  ...proxyEnvProperties,
   GATEWAY_PORT: {
     type: 'integer',
     minimum: 0,

@@ -9,6 +9,7 @@ export interface GatewayMetrics {
   webhookBatchEvents: Histogram;
   limiterBatchOperations: Histogram;
   kafkaProduceRequestMessages: Histogram;
+  credentialLookups: Counter<'kind'>;
 }
 
 export function createGatewayMetrics(): GatewayMetrics {
@@ -22,6 +23,8 @@ export function createGatewayMetrics(): GatewayMetrics {
     // How many events one Kafka produce request carries: the producer's group commit at work.
     kafkaProduceRequestMessages: new Histogram({ name: 'pulseboard_gateway_kafka_produce_request_messages', help: 'Events per Kafka produce request', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048], registers: [registry] }),
     // How many requests one limiter script call decides: the micro-batching at work.
+    // Postgres lookups of credentials the cache could not answer: what the failed-authentication throttle bounds.
+    credentialLookups: new Counter({ name: 'pulseboard_gateway_credential_lookups_total', help: 'Credentials looked up in Postgres (project keys not cached, user tokens), by kind', labelNames: ['kind'], registers: [registry] }),
     limiterBatchOperations: new Histogram({ name: 'pulseboard_gateway_limiter_batch_operations', help: 'Limit operations decided per Redis script call', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500], registers: [registry] }),
   };
 }

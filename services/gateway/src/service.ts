@@ -10,6 +10,7 @@ import type { GatewayDeps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { AuthThrottle } from './auth/auth-throttle.ts';
+import { CredentialSet } from './auth/credential-set.ts';
 import { FixedWindowCounter } from './limits/fixed-window.ts';
 import { ProjectDirectory, type LimitDefaults } from './auth/project-directory.ts';
 import { Limiter } from './limits/limiter.ts';
@@ -111,6 +112,10 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     retentionDays: env.EVENT_RETENTION_DAYS,
   };
   const directory = new ProjectDirectory(pool, redis, limitDefaults);
+  const credentials = new CredentialSet(redis, pool, logger);
+  // Loaded before the first request when Redis has none (first start, Redis emptied).
+  await credentials.ensureLoaded();
+  const throttle = new AuthThrottle(new FixedWindowCounter(redis, 'af', 60, now), env.AUTH_FAILURES_PER_MINUTE);
   const eventIds = new EventIdAllocator((blocks) => nextEventIdBlocks(pool, blocks), { minRatePerSecond: env.EVENT_ID_RESERVE_MIN_RATE, seconds: env.EVENT_ID_RESERVE_SECONDS });
   await eventIds.fill();
   const deps: GatewayDeps = {
@@ -120,7 +125,9 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     redis,
     limitDefaults,
     directory,
-    auth: new Authenticator(directory, pool, redis, new AuthThrottle(new FixedWindowCounter(redis, 'af', 60, now), env.AUTH_FAILURES_PER_MINUTE)),
+    auth: new Authenticator(directory, pool, redis, throttle, { credentials, lookups: metrics.credentialLookups }),
+    throttle,
+    credentials,
     limiter: new Limiter(redis, monthlyUsageLoader(pool), now, (size) => metrics.limiterBatchOperations.observe(size)),
     pipeline: new EventPipeline(producer, eventIds, env.TOPIC_EVENTS),
     validator: createEnvelopeValidator(),

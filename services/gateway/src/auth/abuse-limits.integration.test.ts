@@ -27,7 +27,7 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
     await gateway?.stop();
   });
 
-  it('throttles failed authentications per client address: 401 up to the limit, then 429 with Retry-After, for any credential not already known good', async () => {
+  it('throttles failed authentications per client address: 401 up to the limit, then 429 with Retry-After; valid credentials still pass', async () => {
     clock.advance(120_000);
     // A key the gateway has cached keeps working from the same address (the hot path asks no one).
     expect((await request(url('/api/v1/projects'), { token: project.apiKey })).status).toBe(200);
@@ -41,12 +41,12 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
     expect(throttled.body).toEqual({ status: 'error', code: 'rate_limit_exceeded', message: expect.stringContaining('failed authentications') });
     expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(throttled.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    // Also a valid user token (not cached: looked up each time) waits out the window, and the cached key still works.
-    expect((await request(url('/api/v1/projects'), { token: project.userToken })).status).toBe(429);
+    // A valid user token (not cached: looked up each time) is still accepted, and so is the cached key.
+    expect((await request(url('/api/v1/projects'), { token: project.userToken })).status).toBe(200);
     expect((await request(url('/api/v1/projects'), { token: project.apiKey })).status).toBe(200);
     // The next minute starts clean.
     clock.advance(60_000);
-    expect((await request(url('/api/v1/projects'), { token: project.userToken })).status).toBe(200);
+    expect((await request(url('/api/v1/projects'), { token: 'evu_unknown-token-next' })).status).toBe(401);
   });
 
   it('throttles per key prefix across client addresses (shared in Redis by every instance)', async () => {
@@ -54,14 +54,13 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
     try {
       const throttle = new AuthThrottle(new FixedWindowCounter(redis, `af-test-${Math.random()}`, 60), 3);
       const secret = `evk_${Math.random().toString(36).slice(2, 10)}rest`;
-      const refused = new PulseboardError('invalid_api_key');
-      for (let i = 0; i < 3; i++) {
-        await throttle.check(`10.0.0.${i}`, secret);
-        expect((await throttle.fail(`10.0.0.${i}`, secret, refused)).code).toBe('invalid_api_key');
-      }
+      for (let i = 0; i < 3; i++) expect(await throttle.begin(`10.0.0.${i}`, secret)).not.toBeInstanceOf(PulseboardError);
       // A fourth address with the same prefix: over the limit.
-      await expect(throttle.check('10.0.0.9', `${secret.slice(0, 12)}other`)).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
-      await expect(throttle.check('10.0.0.9', 'evk_anotherprefix')).resolves.toBeUndefined();
+      expect(await throttle.begin('10.0.0.9', `${secret.slice(0, 12)}other`)).toMatchObject({ code: 'rate_limit_exceeded' });
+      // A slot given back (the credential was valid) is free again.
+      const slot = await throttle.begin('10.0.0.10', 'evk_anotherprefix');
+      expect(slot).not.toBeInstanceOf(PulseboardError);
+      throttle.succeeded(slot as Exclude<typeof slot, PulseboardError>);
     } finally {
       redis.disconnect();
     }

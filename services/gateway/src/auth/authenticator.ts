@@ -1,3 +1,4 @@
+import type { Counter } from 'prom-client';
 import type { Pool } from '@pulseboard/db';
 import { PulseboardError } from '@pulseboard/contracts';
 import type { RedisClient } from '../redis-client.ts';
@@ -5,7 +6,8 @@ import { touchUserToken, userTokenByHash } from '../repositories/users.ts';
 import { bearerToken, credentialKind, hashSecret } from '@pulseboard/contracts';
 import type { ProjectAuth, ProjectDirectory } from './project-directory.ts';
 import { readRevision } from './revision.ts';
-import type { AuthThrottle } from './auth-throttle.ts';
+import type { AuthThrottle, Attempt } from './auth-throttle.ts';
+import type { CredentialSet } from './credential-set.ts';
 
 const UNKNOWN_TOKEN_TTL_MS = 60_000;
 // last_used_at is a hint: written at most this often per token by one gateway (no write per request).
@@ -35,7 +37,18 @@ export class Authenticator {
     private readonly pool: Pool,
     private readonly redis: RedisClient,
     private readonly throttle: AuthThrottle,
+    private readonly options: {
+      /** Valid credentials' hashes: what a throttled request is checked against instead of Postgres. */
+      credentials: CredentialSet;
+      /** Counts the Postgres lookups of credentials, by kind. */
+      lookups?: Counter<'kind'>;
+    },
   ) {}
+
+  /** A credential about to be issued (before it is stored): a throttled address can use it at once. */
+  admit(hash: Buffer, expiresAt: Date | null = null): Promise<void> {
+    return this.options.credentials.admit(hash, expiresAt);
+  }
 
   // Hashes of user tokens no user holds, until when. A new token is random, so it is never in
   // here; a token that stopped working is remembered as unknown for this long.
@@ -45,9 +58,10 @@ export class Authenticator {
 
   /**
    * The credential of an Authorization header: synchronously when it is a
-   * cached project key (the hot path, no Redis or Postgres). Anything else is
-   * first checked against the failed-authentication throttle (429 once the
-   * client address or key prefix failed too often), and a failure is counted.
+   * cached project key (the hot path, no Redis or Postgres). Anything else
+   * takes a slot of the failed-authentication throttle before its lookup
+   * (auth-throttle.ts); past the limit only a credential the valid-credential
+   * set knows is looked up, the rest are 429.
    */
   identify(authorization: string | undefined, client = ''): Credential | Promise<Credential> {
     const secret = bearerToken(authorization);
@@ -60,11 +74,17 @@ export class Authenticator {
   }
 
   private async identifyUncached(secret: string, client: string): Promise<Credential> {
-    await this.throttle.check(client, secret);
+    const kind = credentialKind(secret);
+    const attempt: Attempt | PulseboardError = await this.throttle.begin(client, secret);
+    const throttled = attempt instanceof PulseboardError;
+    // Over the limit: a credential is looked up only when the set of valid ones knows it.
+    if (throttled && (kind === 'unknown' || !(await this.options.credentials.has(hashSecret(secret))))) throw attempt;
     let credential: Credential | 'expired' | undefined;
-    switch (credentialKind(secret)) {
+    switch (kind) {
       case 'project': {
-        const project = await this.directory.byApiKey(secret);
+        const found = this.directory.byApiKey(secret);
+        if (found instanceof Promise) this.options.lookups?.inc({ kind: 'project' });
+        const project = await found;
         if (project !== undefined) credential = { kind: 'project', project, apiKey: secret };
         break;
       }
@@ -75,9 +95,11 @@ export class Authenticator {
         break;
     }
     if (credential === undefined || credential === 'expired') {
-      const refused = credential === 'expired' ? new PulseboardError('invalid_api_key', { message: 'The user token has expired' }) : new PulseboardError('invalid_api_key');
-      throw await this.throttle.fail(client, secret, refused);
+      // A member Postgres no longer knows (revoked, regenerated): out of the set, so it costs one lookup at most.
+      if (throttled) this.options.credentials.drop(hashSecret(secret)).catch(() => undefined);
+      throw credential === 'expired' ? new PulseboardError('invalid_api_key', { message: 'The user token has expired' }) : new PulseboardError('invalid_api_key');
     }
+    if (!throttled) this.throttle.succeeded(attempt);
     return credential;
   }
 
@@ -122,6 +144,7 @@ export class Authenticator {
     const id = hash.toString('base64');
     const knownBad = this.unknownTokens.get(id);
     if (knownBad !== undefined && knownBad.until > Date.now()) return knownBad.expired ? 'expired' : undefined;
+    this.options.lookups?.inc({ kind: 'user' });
     const holder = await userTokenByHash(this.pool, hash);
     if (holder === undefined || holder.expired) {
       if (this.unknownTokens.size >= 100_000) this.unknownTokens.clear();

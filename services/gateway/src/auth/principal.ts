@@ -17,7 +17,7 @@ declare module 'fastify' {
 /** An onRequest hook: authenticates before the body is read or validated, so a bad credential is 401 whatever the body. */
 export function principalHook(auth: Pick<Authenticator, 'principal'>) {
   return async (request: FastifyRequest): Promise<void> => {
-    request.principal = await auth.principal(request.headers.authorization, request.ip);
+    request.principal = await auth.principal(request.headers.authorization, request.clientAddress);
   };
 }
 

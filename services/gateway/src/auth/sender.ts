@@ -33,7 +33,7 @@ export function senderHook(
   return (request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void => {
     let sender: ProjectCredential | Promise<ProjectCredential>;
     try {
-      sender = auth.sender(authorizationOf(request), request.ip);
+      sender = auth.sender(authorizationOf(request), request.clientAddress);
     } catch (error) {
       done(error as Error);
       return;

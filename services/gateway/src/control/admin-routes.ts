@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '@pulseboard/db';
 import { adminGuard } from '../auth/admin-guard.ts';
+import type { AuthThrottle } from '../auth/auth-throttle.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
 import { newApiKey } from '@pulseboard/contracts';
 import type { LimitDefaults } from '../auth/project-directory.ts';
 import { notFound } from '../error-handler.ts';
@@ -16,6 +18,10 @@ import { ADMIN, ADMIN_BODY_ERRORS, ADMIN_ERRORS, all, body, errors, idParams, no
 
 export interface AdminRouteDeps {
   adminToken: string;
+  /** Where new credentials are admitted (before they are stored). */
+  auth: Pick<Authenticator, 'admit'>;
+  /** Counts wrong admin tokens per address. */
+  throttle: Pick<AuthThrottle, 'adminFailure'>;
   pool: Pool;
   controlFeed: ControlFeed;
   /** What a new project's monthly quota is when the call does not say. */
@@ -30,7 +36,7 @@ export interface AdminRouteDeps {
  */
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   app.register(async (admin) => {
-    admin.addHook('onRequest', adminGuard(deps.adminToken));
+    admin.addHook('onRequest', adminGuard(deps.adminToken, deps.throttle, (request) => request.clientAddress));
     for (const schema of [createAccountBody, createUserBody, createUserTokenBody, createProjectBody, updateAccountCeilingsBody]) admin.addSchema(schema);
 
     admin.post<{ Body: { name: string; hourly_request_limit?: number } }>('/api/v1/admin/accounts', { schema: { ...ADMIN, summary: 'Create an account', body: { $ref: createAccountBody.$id }, response: { 201: body(accountSchema, 'The account'), ...errors('envelope', ADMIN_BODY_ERRORS) } } }, async (request, reply) =>
@@ -54,6 +60,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps):
       },
       async (request, reply) => {
         const { apiKey, hash, prefix } = newApiKey();
+        await deps.auth.admit(hash);
         const project = await insertProject(deps.pool, deps.controlFeed, parseNumericId(request.params.id) ?? -1, { ...request.body, monthly_quota: request.body.monthly_quota ?? deps.defaultMonthlyQuota }, { hash, prefix });
         if (project === 'no_account') throw notFound('Account');
         if (project === 'taken') throw alreadyTaken('project_key');
@@ -68,7 +75,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps):
       return reply.send({ data: projects.map((p) => presentProject(p, deps.limitDefaults)) });
     });
 
-    registerAdminUserRoutes(admin, deps.pool);
+    registerAdminUserRoutes(admin, deps.pool, deps.auth);
 
     // Soft delete: the key then answers 404 project_not_found, and the key is gone from every gateway at once.
     const keyParams = { type: 'object', required: ['key'], properties: { key: { type: 'string', description: 'The project key' } } };

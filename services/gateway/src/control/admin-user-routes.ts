@@ -2,6 +2,7 @@ import { userSchema, userTokenSchema, userTokenWithSecretSchema, userWithTokenSc
 import { ADMIN, ADMIN_BODY_ERRORS, ADMIN_ERRORS, all, body, errors, idParams, noContent } from '../openapi/route-docs.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '@pulseboard/db';
+import type { Authenticator } from '../auth/authenticator.ts';
 import { notFound } from '../error-handler.ts';
 import { parseNumericId } from '../params/ids.ts';
 import { accountExists } from '../repositories/accounts.ts';
@@ -23,9 +24,10 @@ const tokenParams = {
  * revoked token is refused on the very next one by every gateway; broadcast
  * closes its sockets with 4003 at its next revalidation.
  */
-export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool): void {
+export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool, auth: Pick<Authenticator, 'admit'>): void {
   admin.post<{ Params: { id: string }; Body: { email: string } }>('/api/v1/admin/accounts/:id/users', { config: { openapi: { params: idParams } }, schema: { ...ADMIN, summary: 'Create a user; its token is shown once', body: { $ref: createUserBody.$id }, response: { 201: body(userWithTokenSchema, 'The user with its token'), ...errors('envelope', ADMIN_BODY_ERRORS) } } }, async (request, reply) => {
     const token = newUserToken('default');
+    await auth.admit(token.stored.hash, token.stored.expiresAt);
     const user = await insertUser(pool, parseNumericId(request.params.id) ?? -1, request.body.email, token.stored);
     if (user === 'no_account') throw notFound('Account');
     if (user === 'taken') throw alreadyTaken('email');
@@ -41,6 +43,7 @@ export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool): voi
 
   admin.post<{ Params: { id: string } }>('/api/v1/admin/users/:id/token', { config: { openapi: { params: idParams } }, schema: { ...ADMIN, summary: "Replace all of a user's tokens by a new one (the old ones stop working at once)", response: { 201: body(userWithTokenSchema, 'The user with the new token'), ...errors('envelope', ADMIN_ERRORS) } } }, async (request, reply) => {
     const token = newUserToken('default');
+    await auth.admit(token.stored.hash, token.stored.expiresAt);
     const user = await replaceUserToken(pool, parseNumericId(request.params.id) ?? -1, token.stored);
     if (user === undefined) throw notFound('User');
     request.log.info({ event: 'user_token_issued', req_id: request.id, user_id: user.id });
@@ -53,6 +56,7 @@ export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool): voi
     async (request, reply) => {
       const token = newUserToken(request.body.label ?? '', parseExpiry(request.body.expires_at));
       const userId = parseNumericId(request.params.id) ?? -1;
+      await auth.admit(token.stored.hash, token.stored.expiresAt);
       const created = await insertUserToken(pool, userId, token.stored, MAX_TOKENS_PER_USER);
       if (created === 'no_user') throw notFound('User');
       if (created === 'limit') throw tooManyTokens();

@@ -30,7 +30,7 @@ function userOf(request: FastifyRequest): number {
  * is refused on the very next request by every gateway, and broadcast closes
  * its sockets with 4003 at its next revalidation.
  */
-export function registerOwnTokenRoutes(app: FastifyInstance, deps: { auth: Pick<Authenticator, 'principal'>; pool: Pool }): void {
+export function registerOwnTokenRoutes(app: FastifyInstance, deps: { auth: Pick<Authenticator, 'principal' | 'admit'>; pool: Pool }): void {
   const { pool } = deps;
   app.register(async (api) => {
     api.addSchema(createUserTokenBody);
@@ -60,6 +60,7 @@ export function registerOwnTokenRoutes(app: FastifyInstance, deps: { auth: Pick<
         const userId = userOf(request);
         // The calling token is a user token (userOf): its hash finds its expiry, under the cap lock.
         const parentHash = hashSecret(bearerToken(request.headers.authorization) ?? '');
+        await deps.auth.admit(token.stored.hash, token.stored.expiresAt);
         const created = await insertUserToken(pool, userId, token.stored, MAX_TOKENS_PER_USER, { parentHash });
         if (created === 'no_user') throw notFound('User');
         if (created === 'no_parent') throw new PulseboardError('invalid_api_key');

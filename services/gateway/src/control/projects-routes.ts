@@ -17,7 +17,7 @@ import { AUTHENTICATED, BODY_ERRORS, data, errors, listQuery, page, SECURITY } f
 import { LIMIT_FIELDS, regenerateKeyBody, updateProjectBody, type RegenerateKeyBody, type UpdateProjectBody } from './project-schemas.ts';
 
 export interface ProjectRouteDeps {
-  auth: Pick<Authenticator, 'principal'>;
+  auth: Pick<Authenticator, 'principal' | 'admit'>;
   pool: Pool;
   controlFeed: ControlFeed;
   refusals: Pick<RefusalLog, 'recent'>;
@@ -143,6 +143,7 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
           throw new PulseboardError('validation_error', { details: { confirm: ['must be true: regenerating makes the current key stop working at once'] } });
         }
         const { apiKey, hash, prefix } = newApiKey();
+        await deps.auth.admit(hash);
         const project = await replaceApiKey(deps.pool, deps.controlFeed, request.params.id, { hash, prefix });
         if (project === undefined) throw notFound('Project');
         request.log.info({ event: 'api_key_regenerated', req_id: request.id, project_key: request.params.id, user_id: principal.userId });

@@ -26,6 +26,8 @@ export async function generateOpenApiDocument(): Promise<object> {
     limitDefaults: { burst: 0, projectHourly: 0, accountHourly: 0, globalHourly: 0, retentionDays: 0 },
     directory: inert,
     auth: inert,
+    throttle: inert,
+    credentials: inert,
     limiter: inert,
     pipeline: inert,
     validator: inert,
