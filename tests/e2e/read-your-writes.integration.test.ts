@@ -15,8 +15,8 @@ import { startPipeline } from './harness.ts';
  * control topic) can make it hold.
  *
  * PB_RYW_POLLING_ONLY=1 runs the same tests on engines that ignore both and
- * poll every 500 ms, as before: they must fail (the counts are in the README's
- * note and rules.md).
+ * poll every 500 ms, as before: they must fail (the counts are in rules.md,
+ * "Rule changes").
  */
 const POLLING_ONLY = process.env.PB_RYW_POLLING_ONLY === '1';
 const ROUNDS = 200;

@@ -7,9 +7,20 @@ import type * as real from '../../../packages/config/src/tracing.ts';
  * Type-only imports above are erased: nothing of @opentelemetry is loaded.
  */
 export const tracingEnvProperties: typeof real.tracingEnvProperties = {
-  OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'string', default: '', pattern: '^$|^https?://' },
-  OTEL_EXPORTER_OTLP_HEADERS: { type: 'string', default: '' },
-  OTEL_TRACES_SAMPLER_ARG: { type: 'number', minimum: 0, maximum: 1, default: 1 },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    type: 'string',
+    default: '',
+    pattern: '^$|^https?://',
+    description: 'OTLP/HTTP (JSON) base URL of a trace collector, e.g. http://otel-collector:4318; spans go to <endpoint>/v1/traces. Empty: tracing off.',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: { type: 'string', default: '', description: "Extra headers of the trace export (a collector's token), `key=value,key2=value2`." },
+  OTEL_TRACES_SAMPLER_ARG: {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    default: 1,
+    description: "Share of new traces recorded, 0 to 1 (a trace begun upstream follows its parent's decision).",
+  },
 };
 export type TracingEnv = real.TracingEnv;
 export type Tracing = real.Tracing;

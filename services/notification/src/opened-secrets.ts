@@ -5,7 +5,7 @@ import { unsealWith, type SecretKeys } from '@pulseboard/contracts';
 
 /**
  * Standard Webhooks' `v1` signature of a delivery, by node:crypto's HMAC-SHA256. The library's own
- * `sign` hashes in JavaScript (fast-sha256): 6% of the service's CPU per delivery in bench:notify.
+ * `sign` hashes in JavaScript (fast-sha256), a visible share of the service's CPU per delivery.
  * The secret is read as the library reads it (it throws for the same secrets); the library's
  * `verify` accepts what this signs (opened-secrets.test.ts).
  */

@@ -11,7 +11,7 @@ const properties = {
     description: "Batches of one fetch applied side by side, each in its own transaction; needs as many pool connections, plus the relay's.",
   },
   // Time-bounded batching (kafka-kit FetchPacer). 20 ms: shorter gathers made a fetch, a transaction and a
-  // relay round per one or two events at low rates (docs/performance.md).
+  // relay round per one or two events at low rates.
   RULE_ENGINE_GATHER_MS: {
     type: 'integer',
     minimum: 0,

@@ -77,7 +77,7 @@ export const HEADERS = {
 
 /**
  * The W3C trace context (`00-<trace id>-<span id>-<flags>`) of the span that produced a message:
- * consumers continue the trace from it (README "Operate", traces). Optional: absent when the
+ * consumers continue the trace from it (docs/operations.md, Traces). Optional: absent when the
  * request had none and tracing is off.
  */
 export const traceparentHeader: Record<string, HeaderDefinition> = {
