@@ -28,11 +28,13 @@ export class TestSocket {
   /**
    * Connects to `<base>/ws`; with `headerToken` the credential goes in the
    * upgrade's Authorization header. `autoPong: false` makes a peer that never
-   * answers the server's pings (one whose network went away).
+   * answers the server's pings (one whose network went away). `localAddress`
+   * plays a client on another address (127.0.0.x).
    */
-  static async open(base: string, options: { headerToken?: string; autoPong?: boolean } = {}): Promise<TestSocket> {
+  static async open(base: string, options: { headerToken?: string; autoPong?: boolean; localAddress?: string } = {}): Promise<TestSocket> {
     const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`, {
       autoPong: options.autoPong ?? true,
+      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
       ...(options.headerToken === undefined ? {} : { headers: { authorization: `Bearer ${options.headerToken}` } }),
     });
     const socket = new TestSocket(ws);

@@ -9,6 +9,7 @@ import { accountProjects, catchUp, type Principal } from './repository.ts';
 import { Tail, type TailSink } from './tail.ts';
 import type { TailFeed } from './tail-feed.ts';
 import type { TileViews } from './tile-views.ts';
+import { isThrottled, type Authenticate } from './auth-throttle.ts';
 
 export interface ConnectionDeps {
   env: BroadcastEnv;
@@ -18,7 +19,7 @@ export interface ConnectionDeps {
   hub: Hub;
   tiles: TileViews;
   tailFeed: TailFeed;
-  authenticate: (token: string) => Promise<Principal | undefined>;
+  authenticate: Authenticate;
   parse: (text: string) => BroadcastClientMessage | undefined;
 }
 
@@ -46,6 +47,8 @@ export class ClientConnection implements Subscriber, TailSink {
     readonly ws: WebSocket,
     private readonly deps: ConnectionDeps,
     principal: Principal | undefined,
+    /** The client's address (fastify's, behind TRUST_PROXY): what failed `auth` messages are counted for. */
+    private readonly client = '',
   ) {
     ws.on('message', (data, isBinary) => void this.onMessage(data as Buffer, isBinary).catch((error: unknown) => this.fail(error)));
     ws.on('pong', () => (this.alive = true));
@@ -126,9 +129,10 @@ export class ClientConnection implements Subscriber, TailSink {
     if (message.type === 'auth') {
       if (this.principal !== undefined) return this.error('already_authenticated', 'this connection is already authenticated');
       clearTimeout(this.authTimer);
-      const principal = await this.deps.authenticate(message.token);
-      if (principal === undefined) return this.close(BROADCAST_CLOSE.authFailed, 'authentication failed', 'auth_failed');
-      return this.ready(principal);
+      const outcome = await this.deps.authenticate(message.token, this.client);
+      if (outcome === undefined) return this.close(BROADCAST_CLOSE.authFailed, 'authentication failed', 'auth_failed');
+      if (isThrottled(outcome)) return this.close(BROADCAST_CLOSE.authFailed, 'too many failed authentications', 'auth_throttled');
+      return this.ready(outcome);
     }
     if (this.principal === undefined) return this.close(BROADCAST_CLOSE.authFailed, 'authenticate first', 'auth_failed');
     if (message.type === 'unsubscribe') {

@@ -1,7 +1,9 @@
-import { commonEnvProperties, loadEnv, type EnvOf } from '@pulseboard/config';
+import { commonEnvProperties, loadEnv, proxyEnvProperties, type EnvOf } from '@pulseboard/config';
 
 const properties = {
   ...commonEnvProperties,
+  // Client addresses behind an ingress (TRUST_PROXY); the credential the pass-through shows the gateway (INTERNAL_PROXY_SECRET).
+  ...proxyEnvProperties,
   BROADCAST_PORT: {
     type: 'integer',
     minimum: 0,
@@ -15,6 +17,13 @@ const properties = {
     minimum: 100,
     default: 5000,
     description: 'A client that has not authenticated (at the upgrade or in its first message) within this long is closed.',
+  },
+  BROADCAST_AUTH_FAILURES_PER_MINUTE: {
+    type: 'integer',
+    minimum: 1,
+    default: 20,
+    description:
+      "Failed WebSocket authentications a minute per client address and per key prefix (per instance) before a credential is looked up only when the gateway's valid-credential set knows it; others are refused (SECURITY.md).",
   },
   BROADCAST_HEARTBEAT_MS: {
     type: 'integer',

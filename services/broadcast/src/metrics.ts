@@ -10,6 +10,8 @@ export interface BroadcastMetrics {
   closed: Counter<'reason'>;
   /** Events the tail feed handed a tail, by what became of them (sent, skipped, filtered). */
   tailEvents: Counter<'outcome'>;
+  /** Postgres lookups of WebSocket credentials: what the failed-authentication throttle bounds. */
+  credentialLookups: Counter;
   /** Reports the subscriptions held, counted by `count` at each scrape. */
   watchSubscriptions(count: () => number): void;
 }
@@ -23,6 +25,7 @@ export function createBroadcastMetrics(): BroadcastMetrics {
     changesReceived: new Counter({ name: 'pulseboard_broadcast_changes_received_total', help: 'Tile changes read from Kafka', registers: [registry] }),
     closed: new Counter({ name: 'pulseboard_broadcast_connections_closed_total', help: 'Connections closed by the server, by reason (slow_consumer: a client that could not keep up, dropped)', labelNames: ['reason'], registers: [registry] }),
     tailEvents: new Counter({ name: 'pulseboard_broadcast_tail_events_total', help: 'Events offered to live tails, by outcome (sent, skipped: over the rate or a slow client, filtered)', labelNames: ['outcome'], registers: [registry] }),
+    credentialLookups: new Counter({ name: 'pulseboard_broadcast_credential_lookups_total', help: 'WebSocket credentials looked up in Postgres (upgrade headers and auth messages)', registers: [registry] }),
     watchSubscriptions(count) {
       new Gauge({
         name: 'pulseboard_broadcast_subscriptions',

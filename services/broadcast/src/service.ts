@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
-import { SpanKind, createLogger, drainWithin, headerText, instrumentPool, kafkaBrokers, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, startTracing, traceOne, TRACEPARENT, type Logger } from '@pulseboard/config';
+import { SpanKind, createLogger, drainWithin, headerText, instrumentPool, kafkaBrokers, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, startTracing, traceOne, TRACEPARENT, trustProxyOption, type Logger } from '@pulseboard/config';
 import { BROADCAST_CLOSE, TOPICS } from '@pulseboard/contracts';
 import { createKafka, ensureTopics, instrumentKafka, runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool } from '@pulseboard/db';
@@ -12,6 +12,7 @@ import { Hub } from './hub.ts';
 import { createBroadcastMetrics } from './metrics.ts';
 import { authenticateReader } from './repository.ts';
 import { upgradeAuthentication, upgradePrincipal, type Authenticate } from './authentication.ts';
+import { gatewayCredentialCheck, throttledAuthentication, WsAuthThrottle } from './auth-throttle.ts';
 import { createClientMessageParser } from './client-messages.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { Revalidator, startRevalidationPolls } from './revalidation.ts';
@@ -37,7 +38,14 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   tiles = new TileViews({ pool, logger, publish: (project, frame) => hub.publishFrame(project, frame) });
   metrics.watchSubscriptions(() => hub.subscriptions());
   const parse = createClientMessageParser();
-  const authenticate: Authenticate = (token) => authenticateReader(pool, token);
+  // Failed credentials take the throttle's slots before their lookup; past the limit only what the gateway's
+  // valid-credential set knows is looked up (auth-throttle.ts).
+  const authenticate: Authenticate = throttledAuthentication({
+    throttle: new WsAuthThrottle(env.BROADCAST_AUTH_FAILURES_PER_MINUTE),
+    lookup: (token) => authenticateReader(pool, token),
+    knownValid: gatewayCredentialCheck(env.BROADCAST_API_URL, env.INTERNAL_PROXY_SECRET),
+    onLookup: () => metrics.credentialLookups.inc(),
+  });
 
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-broadcast`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
   // The feed's group is the instance's own and never commits: no lag to read, batch sizes and membership only.
@@ -96,7 +104,8 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   });
   await Promise.all([feed.whenReady(), control.whenReady()]);
 
-  const app = Fastify({ logger: false });
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (default: none).
+  const app = Fastify({ logger: false, trustProxy: trustProxyOption(env.TRUST_PROXY) });
   // ws refuses a frame over maxPayload itself, with 1009: the bound is set above the protocol's
   // own limit so that an oversized message gets the documented 4000 (connection.ts), while ws
   // still drops anything huge before buffering it (found by the WebSocket fuzz suite).
@@ -104,7 +113,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   registerEnvelopeErrors(app);
   registerHttpMetrics(app, metrics.registry);
   registerDashboard(app, env.BROADCAST_DASHBOARD_DIR || undefined);
-  registerApiPass(app, env.BROADCAST_API_URL);
+  registerApiPass(app, env.BROADCAST_API_URL, env.INTERNAL_PROXY_SECRET);
   // Ready while the feed is in its group and fetching: a client served now misses no change.
   registerOpsRoutes(app, { registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() && feed.ready() && control.ready() }) });
 
@@ -113,7 +122,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     // A credential in the Authorization header is checked before the upgrade: a bad one is 401, no socket.
     ws.addHook('preValidation', upgradeAuthentication(authenticate));
     ws.get('/ws', { websocket: true }, (socket, request) => {
-      const connection = new ClientConnection(socket, deps, upgradePrincipal(request));
+      const connection = new ClientConnection(socket, deps, upgradePrincipal(request), request.ip);
       connections.add(connection);
       metrics.connections.inc();
       socket.on('close', () => {
