@@ -6,13 +6,16 @@
 # base that deploy/images.sh makes (no registry is reachable there).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# pnpm and every locked package, fetched once: this layer changes only with the lockfile.
+# pnpm (the version package.json pins, through corepack, as the deploy scripts
+# get it) and every locked package, fetched once.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-# No prompts from pnpm (e.g. before it replaces the fetched node_modules).
-ENV CI=true
-RUN npm install --global --no-fund --no-audit pnpm@10.34.8
-COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+# No prompts from pnpm (e.g. before it replaces the fetched node_modules) or corepack.
+ENV CI=true COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0
+# The base CI builds on carries node and npm only: corepack comes from npm too.
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN npm install --global --no-fund --no-audit corepack@0.34.6 \
+ && corepack enable pnpm && corepack install
 COPY patches ./patches
 RUN pnpm fetch --frozen-lockfile
 

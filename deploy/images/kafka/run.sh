@@ -37,6 +37,6 @@ else
   done <<<"$props"
   grep -q '^log\.dirs=' "$config" || echo "log.dirs=/var/lib/kafka/data" >>"$config"
 fi
-java=(java ${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m} -Djava.awt.headless=true -Dlog4j.configuration=file:/opt/kafka/config/log4j.properties -cp '/opt/kafka/libs/*')
+java=(java ${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m} -Djava.awt.headless=true -Dlog4j.configuration=file:/opt/kafka/config/log4j.properties -Dlog4j2.configurationFile=/opt/kafka/config/log4j2.properties -cp '/opt/kafka/libs/*')
 "${java[@]}" kafka.tools.StorageTool format -t "${CLUSTER_ID:-5L6g3nShT-eMCtK--X86sw}" -c "$config" --ignore-formatted >/dev/null
 exec "${java[@]}" kafka.Kafka "$config"

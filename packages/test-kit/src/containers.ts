@@ -17,7 +17,7 @@ export function usesContainers(): boolean {
 }
 
 export const images = {
-  kafka: () => process.env.KAFKA_IMAGE ?? 'apache/kafka:3.9.1',
+  kafka: () => process.env.KAFKA_IMAGE ?? 'apache/kafka:4.4.0',
   postgres: () => process.env.POSTGRES_IMAGE ?? 'postgres:15',
   redis: () => process.env.REDIS_IMAGE ?? 'redis:7',
 };
