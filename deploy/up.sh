@@ -22,8 +22,9 @@ export GATEWAY_PORT="${GATEWAY_PORT:-8080}"
 export BROADCAST_PORT="${BROADCAST_PORT:-8081}"
 # The dashboard (served by broadcast) reaches the API through broadcast, on its own origin.
 export BROADCAST_API_URL="${BROADCAST_API_URL:-http://127.0.0.1:$GATEWAY_PORT}"
-# Local receivers (127.0.0.1) may get notifications here; production refuses loopback targets (SSRF).
-export NOTIFY_ALLOW_LOOPBACK="${NOTIFY_ALLOW_LOOPBACK:-true}"
+# Notification targets are global unicast addresses here as in production: no loopback, no private network,
+# no localhost (SSRF). A local receiver is allowed only by its exact address and port, when you set
+# NOTIFY_ALLOW_TARGETS=127.0.0.1:4567 yourself (SECURITY.md, Outbound requests).
 # The admin token and the key that seals stored notification secrets are made once per machine
 # and kept in the state dir (mode 600); the services refuse to start without strong ones.
 # Yours win when set in the environment.

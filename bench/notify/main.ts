@@ -63,7 +63,6 @@ const env = {
   WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
   NOTIFICATION_GROUP_ID: `bench-notify-${run}`,
   NOTIFICATION_HTTP_PORT: '0',
-  NOTIFY_ALLOW_LOOPBACK: 'true',
   // 20,000+ requests in a run (and runs in the same hour): the global and account hourly limits must not refuse them.
   GLOBAL_HOURLY_LIMIT: '1000000000',
   DEFAULT_ACCOUNT_HOURLY_LIMIT: '1000000000',
@@ -136,9 +135,11 @@ async function main(): Promise<void> {
   const db = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
   const arrivals = new Map<string, Arrival>();
   const receivers = await Promise.all(Array.from({ length: RECEIVERS }, () => receiver(arrivals)));
+  // The receivers are local: their exact addresses and ports are the only loopback targets allowed.
+  const allowed = { NOTIFY_ALLOW_TARGETS: receivers.map((r) => new URL(r.url).host).join(',') };
   try {
     const port = await freePort();
-    processes.push(await spawnService('gateway', { ...env, GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1' }));
+    processes.push(await spawnService('gateway', { ...env, ...allowed, GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1' }));
     const gateway = `http://127.0.0.1:${port}`;
     const big = 1_000_000_000;
     const project = await provisionProject(gateway, env.ADMIN_TOKEN, { burstLimit: big, hourlyLimit: big, monthlyQuota: big });
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
     processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_GROUP_ID: engineGroup, RULE_ENGINE_HTTP_PORT: '0' }));
     const profiles = join(tmpdir(), 'pulseboard-notify-profiles');
     if (args.profile) log(`notification CPU profile goes to ${profiles}`);
-    const notification = await spawnService('notification', env, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] });
+    const notification = await spawnService('notification', { ...env, ...allowed }, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] });
     processes.push(notification);
     const notificationCpu = () => cpuSeconds(notification.child.pid);
 

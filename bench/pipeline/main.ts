@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     await observer.startReceiver();
     const profileDir = args.profile ? join(tmpdir(), `pb-pipeline-profiles-${Date.now()}`) : undefined;
     if (profileDir) log(`CPU profiles go to ${profileDir}/<service>`);
-    stack = await startStack(checkout, infra, { profileDir, env: serviceEnv });
+    stack = await startStack(checkout, infra, { profileDir, env: serviceEnv, receiver: new URL(observer.receiverUrl).host });
     const projects = await provision(stack.gateway, stack.adminToken, Number(args.projects), observer.receiverUrl, { notifications: !args['no-notifications'] });
     await observer.start(kafka, infra.databaseUrl, stack.broadcast, projects);
     await admin.connect();

@@ -60,7 +60,7 @@ function spawnOne(checkout: string, service: Service, env: Record<string, string
 export async function startStack(
   checkout: string,
   infra: Infra,
-  options: { profileDir?: string; env?: Record<string, string>; instances?: Partial<Record<Service, number>> } = {},
+  options: { profileDir?: string; env?: Record<string, string>; instances?: Partial<Record<Service, number>>; receiver?: string } = {},
 ): Promise<Stack> {
   const gatewayPorts: number[] = [];
   for (let i = 0; i < (options.instances?.gateway ?? 1); i++) gatewayPorts.push(await freePort());
@@ -82,7 +82,9 @@ export async function startStack(
     STORE_HTTP_PORT: '0',
     RULE_ENGINE_HTTP_PORT: '0',
     NOTIFICATION_HTTP_PORT: '0',
-    NOTIFY_ALLOW_LOOPBACK: 'true',
+    // The observer's receiver is local: its exact address and port (options.receiver), the only loopback target
+    // allowed. An older checkout compared against still reads NOTIFY_ALLOW_LOOPBACK.
+    ...(options.receiver === undefined ? {} : { NOTIFY_ALLOW_TARGETS: options.receiver, NOTIFY_ALLOW_LOOPBACK: 'true' }),
     GLOBAL_HOURLY_LIMIT: '1000000000',
     DEFAULT_ACCOUNT_HOURLY_LIMIT: '1000000000',
     DEFAULT_PROJECT_HOURLY_LIMIT: '1000000000',

@@ -125,7 +125,7 @@ async function runOnce(name: string, options: { partitions?: number; instances: 
       await admin.createTopics({ waitForLeaders: true, topics: [{ ...TOPICS.events.spec(EVENTS), numPartitions: options.partitions, replicationFactor: -1 }] });
     }
     await observer.startReceiver();
-    stack = await startStack(root, infra, { instances: options.instances });
+    stack = await startStack(root, infra, { instances: options.instances, receiver: new URL(observer.receiverUrl).host });
     const projects = await provision(stack.gateway, stack.adminToken, Number(args.projects), observer.receiverUrl);
     await observer.start(kafka, infra.databaseUrl, stack.broadcast, projects);
     const partitions = (await admin.fetchTopicOffsets(EVENTS)).length;

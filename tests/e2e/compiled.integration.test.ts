@@ -26,7 +26,7 @@ describe('the compiled services (dist/), as production runs them', () => {
     const missing = SERVICES.filter((s) => !existsSync(`${root}services/${s}/dist/main.js`));
     if (missing.length > 0) throw new Error(`not built: ${missing.join(', ')} (run pnpm build, as deploy/test.sh does)`);
     receiver = await httpReceiver(() => ({ status: 204 }));
-    pipeline = await startPipeline({}, { compiled: true });
+    pipeline = await startPipeline({ NOTIFY_ALLOW_TARGETS: receiver.target }, { compiled: true });
     await pipeline.startStore();
     await pipeline.startRuleEngine();
     broadcastUrl = (await pipeline.startBroadcast()).url;

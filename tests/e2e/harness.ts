@@ -7,8 +7,9 @@ import { freePort, provisionProject, serviceTestEnv, spawnService, TEST_ADMIN_TO
 export async function startPipeline(extraEnv: Record<string, string> = {}, options: { compiled?: boolean } = {}) {
   const spawnOptions = { compiled: options.compiled === true };
   const port = await freePort();
-  // Loopback targets allowed (gateway and notification): the tests' receivers are local.
-  const env = serviceTestEnv({ GATEWAY_PORT: String(port), RULE_ENGINE_SESSION_TIMEOUT_MS: '6000', RULE_ENGINE_RULES_POLL_MS: '200', NOTIFY_ALLOW_LOOPBACK: 'true', ...extraEnv });
+  // No loopback target is allowed unless a test names its receiver's exact address and port
+  // (NOTIFY_ALLOW_TARGETS in extraEnv, read by the gateway and the notification service).
+  const env = serviceTestEnv({ GATEWAY_PORT: String(port), RULE_ENGINE_SESSION_TIMEOUT_MS: '6000', RULE_ENGINE_RULES_POLL_MS: '200', ...extraEnv });
   const gateway = await spawnService('gateway', env, spawnOptions);
   const processes: ServiceProcess[] = [gateway];
   const url = `http://127.0.0.1:${port}`;
@@ -29,12 +30,11 @@ export async function startPipeline(extraEnv: Record<string, string> = {}, optio
       processes.push(broadcast);
       return { url: `http://127.0.0.1:${port2}`, process: broadcast };
     },
-    /** A notification process (loopback targets allowed: the tests' receivers are local); short retries unless set. */
+    /** A notification process (the pipeline's NOTIFY_ALLOW_TARGETS: the tests' receivers); short retries unless set. */
     async startNotification(extra: Record<string, string> = {}): Promise<ServiceProcess> {
       const notification = await spawnService('notification', {
         ...env,
         NOTIFICATION_HTTP_PORT: '0',
-        NOTIFY_ALLOW_LOOPBACK: 'true',
         NOTIFY_FIRST_RETRY_MS: '100',
         NOTIFY_MAX_BACKOFF_MS: '400',
         NOTIFY_POLL_MS: '50',

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { seal, TARGET_REFUSED_REASON } from '@pulseboard/contracts';
+import { once } from 'node:events';
+import { createServer as createTcpServer, type Server as NetServer } from 'node:net';
+import { COULD_NOT_CONNECT, seal, TARGET_REFUSED_REASON } from '@pulseboard/contracts';
 import { envelope, freePort, readTopic, request, TEST_DATABASE_URL, TEST_SECRETS_KEY, testKafka, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 import { httpReceiver, smtpReceiver, type Reply } from './receivers.ts';
@@ -21,10 +23,19 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
   // Short timeout and lease so the slow-target and crash-window cases take seconds (the lease outlives a send).
   const notificationEnv = (retryForMs: string) => ({ SMTP_URL: smtp.url, NOTIFY_RETRY_FOR_MS: retryForMs, NOTIFY_TIMEOUT_MS: '1500', NOTIFY_LEASE_MS: '3000' });
 
+  // Loopback ports the pipeline allows besides the receiver's (NOTIFY_ALLOW_TARGETS): one nothing listens on,
+  // one that accepts a connection and closes it (as Postgres or Kafka would to an HTTP request).
+  let closed: number;
+  let closing: NetServer;
+
   beforeAll(async () => {
     receiver = await httpReceiver((r, n) => answers.get(r.path)?.(n) ?? { status: 200 });
     smtp = await smtpReceiver();
-    pipeline = await startPipeline({ NOTIFY_SEND_TIMEOUT_MS: '5000' });
+    closed = await closedPort();
+    closing = createTcpServer((socket) => socket.destroy()).listen(0, '127.0.0.1');
+    await once(closing, 'listening');
+    const allowed = [receiver.target, `127.0.0.1:${closed}`, `127.0.0.1:${(closing.address() as { port: number }).port}`];
+    pipeline = await startPipeline({ NOTIFY_SEND_TIMEOUT_MS: '5000', NOTIFY_ALLOW_TARGETS: allowed.join(',') });
     await pipeline.startRuleEngine();
     notification = await pipeline.startNotification(notificationEnv('3000'));
   }, 180_000);
@@ -32,6 +43,7 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     await pipeline?.stop();
     await receiver?.close();
     await smtp?.close();
+    closing?.close();
     await db.end();
   });
 
@@ -42,7 +54,9 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     return res.body.data as { id: number; config: Record<string, unknown> };
   };
   // A port nothing listens on: free a moment ago (a race with another process taking it is harmless: it would answer, and the test fail loudly).
-  const closedPort = () => freePort();
+  function closedPort() {
+    return freePort();
+  }
   const deliveries = async (project: Project, id: number) => (await api(project, `/notifications/${id}/deliveries`)).body.data as { id: string; status: string; attempts: number; last_error: string | null; tile_id: number | null }[];
   const ingest = async (project: Project, event: Record<string, unknown>) => {
     const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }) });
@@ -295,7 +309,7 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     }
   });
 
-  it('outbound guard: literal targets that are not global unicast are refused at creation, every IPv4-in-IPv6 form judged as its IPv4 (loopback allowed here)', async () => {
+  it('outbound guard: literal targets that are not global unicast are refused at creation, every IPv4-in-IPv6 form judged as its IPv4', async () => {
     const project = await pipeline.provision();
     for (const [type, field, url] of [
       ['webhook', 'url', 'http://169.254.169.254/latest/meta-data'],
@@ -328,16 +342,64 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     const refusedError = (await deliveries(project, Number(stored.rows[0]!.id)))[0]!.last_error!;
     expect(refusedError).toBe(TARGET_REFUSED_REASON);
 
-    // A closed port on loopback (allowed here): the tenant learns that it was refused, not where.
-    const closed = await closedPort();
-    const service = await createService(project, 'webhook', { url: `http://127.0.0.1:${closed}/hook` });
-    await api(project, `/notifications/${service.id}/send`, { body: {} });
-    const failed = (await deliveries(project, service.id))[0]!;
-    expect(failed.last_error).toBe('the connection was refused');
-    for (const error of [refusedError, failed.last_error!]) {
+    // A closed port and one that closes the connection (both allowed exact targets here): the tenant reads
+    // the same words for both, neither which nor where.
+    const closingPort = (closing.address() as { port: number }).port;
+    const failures: string[] = [];
+    for (const port of [closed, closingPort]) {
+      const service = await createService(project, 'webhook', { url: `http://127.0.0.1:${port}/hook` });
+      await api(project, `/notifications/${service.id}/send`, { body: {} });
+      failures.push((await deliveries(project, service.id))[0]!.last_error!);
+    }
+    expect(failures).toEqual([COULD_NOT_CONNECT, COULD_NOT_CONNECT]);
+    expect(failures.join()).not.toMatch(/refused|closed before an answer/i);
+    expect(COULD_NOT_CONNECT).toContain('could not connect');
+    for (const error of [refusedError, ...failures]) {
       expect(error).not.toMatch(/\d+\.\d+\.\d+|::|8443/);
       expect(error).not.toContain(String(closed));
+      expect(error).not.toContain(String(closingPort));
     }
+  });
+
+  it('outbound stays outbound: loopback in every form and localhost are refused at creation but for the exact allowed targets; a user name or password in the URL is refused, and a stored one never becomes an Authorization header (issue 41)', async () => {
+    const project = await pipeline.provision();
+    const port = receiver.target.split(':')[1]!;
+    for (const url of [
+      `http://127.0.0.5:${port}/hook`,
+      `http://127.0.0.1:${Number(port) === 65535 ? 1 : Number(port) + 1}/hook`,
+      'http://127.0.0.1/hook',
+      `http://[::ffff:127.0.0.5]:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://[::1]:${port}/`,
+      'http://2130706433/',
+      `http://2130706434:${port}/`,
+      'http://0177.0.0.1/',
+      `http://0177.0.0.2:${port}/`,
+      'http://0x7f.1/',
+      `http://localhost:${port}/hook`,
+      'http://localhost/hook',
+      `http://sub.localhost:${port}/`,
+    ]) {
+      const res = await api(project, '/notifications', { body: { name: 'loopback', type: 'webhook', config: { url } } });
+      expect(res.status, url).toBe(400);
+      expect(Object.keys(res.body.error.details), url).toEqual(['config.url']);
+    }
+    for (const url of [`https://user:pass@hooks.example.com/x`, `http://user:pass@${receiver.target}/creds`, 'https://token@hooks.example.com/x']) {
+      const res = await api(project, '/notifications', { body: { name: 'creds', type: 'webhook', config: { url } } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.details['config.url'], url).toEqual(['must not contain a user name or password (put a token in the path or query, or use the webhook secret)']);
+    }
+    // Stored before creation refused it: the delivery is refused, the receiver never asked, with or without credentials.
+    const path = `/creds-${project.projectKey}`;
+    const stored = await db.query<{ id: string }>(
+      `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'old', 'webhook', '{}', $2) RETURNING id`,
+      [project.accountId, seal(JSON.stringify({ url: `http://user:pass@${receiver.target}${path}`, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0' }), TEST_SECRETS_KEY)],
+    );
+    const sent = await api(project, `/notifications/${stored.rows[0]!.id}/send`, { body: {} });
+    expect(sent.body.data, JSON.stringify(sent.body)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect((await deliveries(project, Number(stored.rows[0]!.id)))[0]!.last_error).toBe('the target URL holds a user name or password');
+    expect(receiver.received.filter((r) => r.path === path)).toEqual([]);
+    expect(receiver.received.filter((r) => r.headers.authorization !== undefined)).toEqual([]);
   });
 
   it('kill -9 with deliveries pending: after the restart each is delivered once (or once more with the same webhook-id)', async () => {

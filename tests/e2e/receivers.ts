@@ -37,7 +37,8 @@ export async function httpReceiver(answer: (r: Received, count: number) => Reply
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  // `target`: the exact address and port a pipeline allows for it (NOTIFY_ALLOW_TARGETS).
+  return { url: `http://127.0.0.1:${port}`, target: `127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** A local SMTP server (the smtp-server package): records each message's envelope and raw text. */

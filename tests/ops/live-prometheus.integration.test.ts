@@ -33,7 +33,7 @@ describe('deploy/observability against a real Prometheus scraping the local stac
 
   beforeAll(async () => {
     receiver = await httpReceiver();
-    pipeline = await startPipeline();
+    pipeline = await startPipeline({ NOTIFY_ALLOW_TARGETS: receiver.target });
     const targets: Record<string, string> = { gateway: pipeline.url.replace('http://', '') };
     targets.broadcast = (await pipeline.startBroadcast()).url.replace('http://', '');
     const [store, ruleEngine, notification] = [await freePort(), await freePort(), await freePort()];

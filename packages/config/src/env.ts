@@ -113,10 +113,12 @@ export const secretsEnvProperties = {
  * receivers; private (RFC 1918, 100.64/10, fc00::/7) for receivers on your own network.
  */
 export const outboundEnvProperties = {
-  NOTIFY_ALLOW_LOOPBACK: {
-    type: 'boolean',
-    default: false,
-    description: 'Development only: allow notification targets on loopback addresses (a warning is logged at start).',
+  NOTIFY_ALLOW_TARGETS: {
+    type: 'string',
+    default: '',
+    maxLength: 2000,
+    description:
+      'Tests and development only: exact notification targets allowed although loopback or private, comma-separated `address:port` with IP literals (`127.0.0.1:4567,[::1]:4568`); only a target URL naming that address and port matches, never a name such as localhost, never a range. Empty (the default): none (a warning is logged at start otherwise).',
   },
   NOTIFY_ALLOW_PRIVATE: {
     type: 'boolean',

@@ -10,12 +10,12 @@ function capture() {
 }
 
 describe('outbound development settings', () => {
-  it('warn at start when loopback or private targets are allowed, and say nothing otherwise', () => {
+  it('warn at start when exact loopback targets or private targets are allowed, and say nothing otherwise', () => {
     const off = capture();
-    warnOutboundPolicy({ NOTIFY_ALLOW_LOOPBACK: false, NOTIFY_ALLOW_PRIVATE: false }, off.logger);
+    warnOutboundPolicy({ NOTIFY_ALLOW_TARGETS: '', NOTIFY_ALLOW_PRIVATE: false }, off.logger);
     expect(off.lines).toEqual([]);
     const on = capture();
-    warnOutboundPolicy({ NOTIFY_ALLOW_LOOPBACK: true, NOTIFY_ALLOW_PRIVATE: true }, on.logger);
-    expect(on.lines.map((l) => [l.level, l.event])).toEqual([[40, 'outbound_loopback_allowed'], [40, 'outbound_private_allowed']]);
+    warnOutboundPolicy({ NOTIFY_ALLOW_TARGETS: '127.0.0.1:4567', NOTIFY_ALLOW_PRIVATE: true }, on.logger);
+    expect(on.lines.map((l) => [l.level, l.event])).toEqual([[40, 'outbound_targets_allowed'], [40, 'outbound_private_allowed']]);
   });
 });

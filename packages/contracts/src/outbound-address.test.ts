@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addressAllowed, classifyAddress, targetUrlProblem, type AddressClass } from './outbound-address.ts';
+import { addressAllowed, classifyAddress, parseAllowedTargets, targetUrlProblem, type AddressClass } from './outbound-address.ts';
 
-const strict = { allowLoopback: false, allowPrivate: false };
+const strict = { allowPrivate: false };
 
 /** Every form, and the class it must be judged as. */
 const table: [string, AddressClass, string][] = [
@@ -82,10 +82,12 @@ describe('outbound guard: every address form', () => {
     expect(classifyAddress(address)).toBe(expected);
   });
 
-  it.each(table)('%s: refused unless global, loopback only when allowed, private only when allowed', (address, kind) => {
+  it.each(table)('%s: refused unless global, private only when allowed, loopback only as an exact allowed target', (address, kind) => {
     expect(addressAllowed(address, strict)).toBe(kind === 'global');
-    expect(addressAllowed(address, { allowLoopback: true, allowPrivate: false })).toBe(kind === 'global' || kind === 'loopback');
-    expect(addressAllowed(address, { allowLoopback: false, allowPrivate: true })).toBe(kind === 'global' || kind === 'private');
+    expect(addressAllowed(address, { allowPrivate: true })).toBe(kind === 'global' || kind === 'private');
+    // Whatever the exact list holds, an address judged without a port (one a name resolved to) is not in it.
+    const listed = { allowPrivate: false, allowTargets: parseAllowedTargets('127.0.0.1:4567,[::1]:4567') };
+    expect(addressAllowed(address, listed)).toBe(kind === 'global');
   });
 });
 
@@ -111,12 +113,50 @@ describe('target URLs at creation', () => {
     expect(targetUrlProblem(url, strict)).toContain(why);
   });
 
-  it('accepts names (checked at each connection) and global literals; loopback and private only as allowed', () => {
+  it('accepts names (checked at each connection) and global literals; private only as allowed', () => {
     for (const url of ['https://hooks.slack.com/services/T/B/X', 'https://93.184.216.34/hook', 'https://[2606:4700:4700::1111]/hook', 'http://internal.example/']) expect(targetUrlProblem(url, strict), url).toBeUndefined();
-    expect(targetUrlProblem('http://127.0.0.1:9000/', { allowLoopback: true, allowPrivate: false })).toBeUndefined();
-    expect(targetUrlProblem('http://localhost:9000/', { allowLoopback: true, allowPrivate: false })).toBeUndefined();
-    expect(targetUrlProblem('http://10.0.0.1/', { allowLoopback: true, allowPrivate: false })).toBeDefined();
-    expect(targetUrlProblem('http://10.0.0.1/', { allowLoopback: false, allowPrivate: true })).toBeUndefined();
-    expect(targetUrlProblem('http://169.254.169.254/', { allowLoopback: true, allowPrivate: true })).toBeDefined();
+    expect(targetUrlProblem('http://10.0.0.1/', strict)).toBeDefined();
+    expect(targetUrlProblem('http://10.0.0.1/', { allowPrivate: true })).toBeUndefined();
+    expect(targetUrlProblem('http://169.254.169.254/', { allowPrivate: true })).toBeDefined();
+  });
+
+  it('refuses a user name or password in the URL (it would become an Authorization header)', () => {
+    for (const url of ['https://user:pass@hooks.example.com/x', 'https://user@hooks.example.com/x', 'https://:pass@hooks.example.com/x', 'http://a%40b:c@93.184.216.34/']) {
+      expect(targetUrlProblem(url, strict), url).toBe('must not contain a user name or password (put a token in the path or query, or use the webhook secret)');
+    }
+  });
+
+  it('an exact allowed target (NOTIFY_ALLOW_TARGETS) opens that address and port only: every other port, loopback form and localhost stays refused', () => {
+    const policy = { allowPrivate: false, allowTargets: parseAllowedTargets('127.0.0.1:4567, [::1]:4568') };
+    expect(targetUrlProblem('http://127.0.0.1:4567/hook', policy)).toBeUndefined();
+    expect(targetUrlProblem('http://[::1]:4568/hook', policy)).toBeUndefined();
+    expect(targetUrlProblem('http://[0:0:0:0:0:0:0:1]:4568/hook', policy)).toBeUndefined();
+    for (const url of [
+      'http://127.0.0.1:4568/',
+      'http://127.0.0.1/',
+      'https://127.0.0.1:4568/',
+      'http://127.0.0.5:4567/',
+      'http://127.1.2.3:4567/',
+      'http://[::ffff:127.0.0.5]:4567/',
+      'http://[::ffff:127.0.0.1]:4567/',
+      'http://2130706434:4567/',
+      'http://0177.0.0.2:4567/',
+      'http://0x7f000002:4567/',
+      'http://[::1]:4567/',
+      'http://localhost:4567/',
+      'http://localhost:4568/',
+      'http://anything.localhost:4567/',
+      'http://10.0.0.1:4567/',
+    ]) {
+      expect(targetUrlProblem(url, policy), url).toBeDefined();
+    }
+  });
+
+  it('parses NOTIFY_ALLOW_TARGETS strictly: IP literals with a port, never a name, a range or a link-local address', () => {
+    expect([...parseAllowedTargets('')]).toEqual([]);
+    expect([...parseAllowedTargets('127.0.0.1:4567,[::1]:80,10.1.2.3:8080')]).toEqual(['127.0.0.1:4567', '[0:0:0:0:0:0:0:1]:80', '10.1.2.3:8080']);
+    for (const bad of ['localhost:4567', '127.0.0.1', '127.0.0.0/8:4567', '127.0.0.1:0', '127.0.0.1:70000', '::1:4567', '0177.0.0.1:4567', '2130706433:4567', '169.254.169.254:80', '[fe80::1]:80', '*:4567']) {
+      expect(() => parseAllowedTargets(bad), bad).toThrow(/NOTIFY_ALLOW_TARGETS/);
+    }
   });
 });

@@ -2,12 +2,51 @@ import ipaddr from 'ipaddr.js';
 
 /** Which outbound targets an operator allows besides global unicast addresses (development, internal receivers). */
 export interface TargetPolicy {
-  allowLoopback: boolean;
   /** RFC 1918, shared (100.64/10) and unique-local (fc00::/7) addresses; never link-local, multicast or reserved ones. */
   allowPrivate: boolean;
+  /**
+   * Exact `address:port` targets allowed although loopback or private (a test's local receiver),
+   * as `parseAllowedTargets` makes them: IP literals only, so a name (`localhost`) never matches,
+   * and only a URL that names that address and port (default ports included) does. Never a range.
+   */
+  allowTargets?: ReadonlySet<string>;
+}
+
+/**
+ * NOTIFY_ALLOW_TARGETS (`127.0.0.1:4567,[::1]:4568`) as a set of canonical
+ * `address:port` entries (`[v6]:port` for IPv6). An entry that is not a
+ * dotted-quad IPv4 or bracketed IPv6 literal with a port, or one of a
+ * link-local, multicast or reserved address, throws: a setting that cannot
+ * mean what it says stops the service at start.
+ */
+export function parseAllowedTargets(text: string): ReadonlySet<string> {
+  const targets = new Set<string>();
+  for (const raw of text.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const match = /^(?:(\d{1,3}(?:\.\d{1,3}){3})|\[([0-9A-Fa-f:.]+)\]):(\d{1,5})$/.exec(raw);
+    const address = match?.[1] ?? match?.[2];
+    const port = Number(match?.[3]);
+    if (address === undefined || !ipaddr.isValid(address) || (match?.[1] !== undefined && !ipaddr.IPv4.isValidFourPartDecimal(address)) || !(port >= 1 && port <= 65535)) {
+      throw new Error(`NOTIFY_ALLOW_TARGETS: "${raw}" is not an exact target (an IPv4 address or a bracketed IPv6 address, and a port: 127.0.0.1:4567, [::1]:4567)`);
+    }
+    if (classifyAddress(address) === 'other') throw new Error(`NOTIFY_ALLOW_TARGETS: "${raw}" is link-local, multicast or reserved: never a notification target`);
+    targets.add(targetKey(address, port));
+  }
+  return targets;
+}
+
+/** The canonical `address:port` of an IP literal (brackets allowed) and a port. */
+function targetKey(address: string, port: number): string {
+  const parsed = ipaddr.parse(address.replace(/^\[|\]$/g, ''));
+  return parsed.kind() === 'ipv6' ? `[${parsed.toNormalizedString()}]:${port}` : `${parsed.toString()}:${port}`;
 }
 
 export type AddressClass = 'global' | 'loopback' | 'private' | 'other';
+
+/**
+ * What a delivery records when it could not connect or got no answer on the connection: the same words for a
+ * closed port, one that closes the connection, one that speaks another protocol, an unreachable host.
+ */
+export const COULD_NOT_CONNECT = 'could not connect to the target, or it closed the connection before an answer';
 
 /** What a delivery records and the API says when a target is refused: the same words whatever the address was. */
 export const TARGET_REFUSED_REASON = 'the target is not a global unicast address (loopback, private, link-local, reserved and the like are refused)';
@@ -64,10 +103,22 @@ export function classifyAddress(text: string): AddressClass {
   return range === 'unicast' && address.match(GLOBAL_UNICAST_V6) ? 'global' : 'other';
 }
 
-/** Whether an address may be connected to under `policy`. */
-export function addressAllowed(text: string, policy: TargetPolicy): boolean {
+/**
+ * Whether an address may be connected to under `policy`. `port`: when the
+ * address is an IP literal of the target URL itself, the port it names, so
+ * that an exact allowed target matches; an address a name resolved to is
+ * judged without one (no exact target is ever reached through a name).
+ */
+export function addressAllowed(text: string, policy: TargetPolicy, port?: number): boolean {
   const kind = classifyAddress(text);
-  return kind === 'global' || (kind === 'loopback' && policy.allowLoopback) || (kind === 'private' && policy.allowPrivate);
+  if (kind === 'global' || (kind === 'private' && policy.allowPrivate)) return true;
+  if (kind === 'other' || port === undefined || policy.allowTargets === undefined || policy.allowTargets.size === 0) return false;
+  return policy.allowTargets.has(targetKey(text, port));
+}
+
+/** The port a URL connects to (its own, or its scheme's). */
+export function urlPort(url: URL): number {
+  return url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
 /** A URL's host when it is an IP literal (brackets stripped), else undefined. WHATWG URL has already turned `0x7f.1` and `2130706433` into dotted IPv4. */
@@ -78,8 +129,10 @@ export function literalHost(url: URL): string | undefined {
 
 /**
  * Checks a target URL as far as it can be checked without DNS: http(s) only,
- * and an IP literal (or `localhost`) must be allowed by `policy`. Names are
- * checked on the address they resolve to, at every connection.
+ * no user name or password (it would become an Authorization header the
+ * tenant chose, sent to whatever the name resolves to), an IP literal allowed
+ * by `policy` (loopback only as an exact allowed target), never `localhost`.
+ * Names are checked on the address they resolve to, at every connection.
  */
 export function targetUrlProblem(value: string, policy: TargetPolicy): string | undefined {
   let url: URL;
@@ -89,9 +142,10 @@ export function targetUrlProblem(value: string, policy: TargetPolicy): string | 
     return 'must be a URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http or https URL';
+  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password (put a token in the path or query, or use the webhook secret)';
   const host = literalHost(url);
-  if (host !== undefined) return addressAllowed(host, policy) ? undefined : `must not point to an address that is not global unicast (loopback, private, link-local, reserved and the like)`;
+  if (host !== undefined) return addressAllowed(host, policy, urlPort(url)) ? undefined : `must not point to an address that is not global unicast (loopback, private, link-local, reserved and the like)`;
   const name = url.hostname.toLowerCase().replace(/\.$/, '');
-  if ((name === 'localhost' || name.endsWith('.localhost')) && !policy.allowLoopback) return 'must not point to localhost';
+  if (name === 'localhost' || name.endsWith('.localhost')) return 'must not point to localhost';
   return undefined;
 }

@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { addPulseboardKeywords, eventEnvelopeSchema } from '@pulseboard/contracts';
+import { addPulseboardKeywords, eventEnvelopeSchema, parseAllowedTargets } from '@pulseboard/contracts';
 import { proxySecretHash, registerHttpMetrics, registerHttpTracing, trustProxyOption } from '@pulseboard/config';
 import type { GatewayDeps } from './deps.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './error-handler.ts';
@@ -97,6 +97,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerTileRoutes(app, { auth, pool, controlFeed, maxTilesPerProject: env.MAX_TILES_PER_PROJECT, previewTimeLimitMs: env.PREVIEW_TIME_LIMIT_MS });
   registerOwnTokenRoutes(app, { auth, pool });
   registerIntegrationSecretRoutes(app, { auth, pool, controlFeed, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS } });
-  registerNotificationRoutes(app, { auth, pool, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS }, targetPolicy: { allowLoopback: env.NOTIFY_ALLOW_LOOPBACK, allowPrivate: env.NOTIFY_ALLOW_PRIVATE }, requestSend: deps.requestNotification, outcomes: deps.notificationOutcomes, sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_MS, sends: new FixedWindowCounter(deps.redis, 'ns', 60, deps.now), sendsPerMinute: env.NOTIFY_SENDS_PER_MINUTE, maxServicesPerAccount: env.MAX_NOTIFICATION_SERVICES_PER_ACCOUNT, controlFeed: deps.controlFeed });
+  registerNotificationRoutes(app, { auth, pool, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS }, targetPolicy: { allowPrivate: env.NOTIFY_ALLOW_PRIVATE, allowTargets: parseAllowedTargets(env.NOTIFY_ALLOW_TARGETS) }, requestSend: deps.requestNotification, outcomes: deps.notificationOutcomes, sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_MS, sends: new FixedWindowCounter(deps.redis, 'ns', 60, deps.now), sendsPerMinute: env.NOTIFY_SENDS_PER_MINUTE, maxServicesPerAccount: env.MAX_NOTIFICATION_SERVICES_PER_ACCOUNT, controlFeed: deps.controlFeed });
   return app;
 }

@@ -1,9 +1,15 @@
+import { COULD_NOT_CONNECT } from '@pulseboard/contracts';
 import { DeliveryTimeout, TargetRefused } from './safe-http.ts';
+
+export { COULD_NOT_CONNECT };
 
 /**
  * What a failed delivery records in `last_error`, which its tenant reads: a
  * generic reason, never an address or a port (a tenant must not learn which
- * internal hosts and ports answer). The error's own message goes to the
+ * internal hosts and ports answer). A refused connection, one closed before
+ * an answer, an unreachable host and a failed TLS handshake read the same
+ * (`COULD_NOT_CONNECT`): told apart, they would tell a closed port from one
+ * where Redis, Postgres or Kafka listens. The error's own message goes to the
  * operator's log only.
  */
 export function publicReason(error: unknown): string {
@@ -15,26 +21,13 @@ export function publicReason(error: unknown): string {
     case 'EAI_NODATA':
     case 'EAI_NONAME':
       return 'the target host name did not resolve';
-    case 'ECONNREFUSED':
-      return 'the connection was refused';
-    case 'ECONNRESET':
-    case 'EPIPE':
-    case 'ECONNABORTED':
-    case 'ERR_STREAM_PREMATURE_CLOSE':
-      return 'the connection was closed before an answer';
     case 'ETIMEDOUT':
     case 'ESOCKETTIMEDOUT':
       return 'the connection timed out';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-    case 'EHOSTDOWN':
-    case 'ENETDOWN':
-      return 'the target is unreachable';
-    case 'EPROTO':
-      return 'the TLS handshake failed';
     default:
-      if (typeof code === 'string' && (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))) return 'the TLS handshake failed (certificate not accepted)';
-      return 'the delivery failed (network error)';
+      // A certificate the target presented and we did not accept: a TLS server answered, the tenant's to fix.
+      if (typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return 'the TLS handshake failed (certificate not accepted)';
+      return COULD_NOT_CONNECT;
   }
 }
 

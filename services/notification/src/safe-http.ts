@@ -1,17 +1,18 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { addressAllowed, literalHost, TARGET_REFUSED_REASON, type TargetPolicy } from '@pulseboard/contracts';
+import { addressAllowed, literalHost, TARGET_REFUSED_REASON, urlPort, type TargetPolicy } from '@pulseboard/contracts';
 
 export type { TargetPolicy };
 
 /**
  * Only global unicast addresses pass (every IPv6 form that embeds IPv4 judged
- * as that IPv4: packages/contracts/src/outbound-address.ts); loopback and
- * private ones only as the operator allows.
+ * as that IPv4: packages/contracts/src/outbound-address.ts); private ones
+ * only as the operator allows, loopback ones only as an exact allowed target
+ * (`port`: the one the URL's own IP literal names; never through a name).
  */
-export function refused(address: string, policy: TargetPolicy): boolean {
-  return !addressAllowed(address, policy);
+export function refused(address: string, policy: TargetPolicy, port?: number): boolean {
+  return !addressAllowed(address, policy, port);
 }
 
 /** The lookup every connection uses: only vetted addresses are handed to the socket (no DNS-rebinding gap). */
@@ -30,7 +31,7 @@ function vettingLookup(policy: TargetPolicy) {
 // Keep-alive agents, one per scheme and policy: a socket is vetted when it connects and reused after.
 const agents = new Map<string, http.Agent>();
 function agentFor(protocol: string, policy: TargetPolicy): http.Agent {
-  const key = `${protocol}${policy.allowLoopback}${policy.allowPrivate}`;
+  const key = `${protocol}${policy.allowPrivate}${[...(policy.allowTargets ?? [])].join()}`;
   let agent = agents.get(key);
   if (agent === undefined) {
     const options = { keepAlive: true, maxSockets: 64, lookup: vettingLookup(policy) as never };
@@ -74,8 +75,10 @@ export interface PostOptions {
 export function postJson(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new TargetRefused('the target is not an http or https URL', target.protocol));
+  // Refused at creation; a target stored before that check never has its user name and password sent (Authorization: Basic).
+  if (target.username !== '' || target.password !== '') return Promise.reject(new TargetRefused('the target URL holds a user name or password', 'userinfo in the URL'));
   const host = literalHost(target);
-  if (host !== undefined && refused(host, options.policy)) return Promise.reject(new TargetRefused(TARGET_REFUSED_REASON, host));
+  if (host !== undefined && refused(host, options.policy, urlPort(target))) return Promise.reject(new TargetRefused(TARGET_REFUSED_REASON, host));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise<PostResult>((resolve, reject) => {
     const request = client.request(target, {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { createLogger, drainWithin, instrumentPool, kafkaBrokers, messageTraceparents, startOpsServer, startTracing, traceBatch, warnOutboundPolicy, type Logger } from '@pulseboard/config';
-import { deadLetterHeaders, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
+import { deadLetterHeaders, parseAllowedTargets, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
 import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, runFanOutConsumer, type ConsumedMessage, type Outcome, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { loadNotificationTargets } from '@pulseboard/control-plane';
 import { createPool, runMigrations } from '@pulseboard/db';
@@ -48,7 +48,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
   // Bounded like the HTTP senders: a hung SMTP server must not outlast the delivery's lease.
   const transporter = nodemailer.createTransport({ url: env.SMTP_URL, connectionTimeout: env.NOTIFY_CONNECT_TIMEOUT_MS, greetingTimeout: env.NOTIFY_CONNECT_TIMEOUT_MS, socketTimeout: env.NOTIFY_TIMEOUT_MS });
   const senders = createSenders(
-    { policy: { allowLoopback: env.NOTIFY_ALLOW_LOOPBACK, allowPrivate: env.NOTIFY_ALLOW_PRIVATE }, connectTimeoutMs: env.NOTIFY_CONNECT_TIMEOUT_MS, timeoutMs: env.NOTIFY_TIMEOUT_MS, maxResponseBytes: env.NOTIFY_MAX_RESPONSE_BYTES },
+    { policy: { allowPrivate: env.NOTIFY_ALLOW_PRIVATE, allowTargets: parseAllowedTargets(env.NOTIFY_ALLOW_TARGETS) }, connectTimeoutMs: env.NOTIFY_CONNECT_TIMEOUT_MS, timeoutMs: env.NOTIFY_TIMEOUT_MS, maxResponseBytes: env.NOTIFY_MAX_RESPONSE_BYTES },
     { transporter, from: env.SMTP_FROM },
   );
   const dispatcher = new Dispatcher({
@@ -136,7 +136,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
 
   const ops = env.NOTIFICATION_HTTP_PORT === 0 ? undefined : await startOpsServer({ port: env.NOTIFICATION_HTTP_PORT, host: env.NOTIFICATION_HTTP_HOST, registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() }) });
   warnOutboundPolicy(env, logger);
-  logger.info({ event: 'notification_started', group: env.NOTIFICATION_GROUP_ID, allow_loopback: env.NOTIFY_ALLOW_LOOPBACK, allow_private: env.NOTIFY_ALLOW_PRIVATE });
+  logger.info({ event: 'notification_started', group: env.NOTIFICATION_GROUP_ID, allow_targets: env.NOTIFY_ALLOW_TARGETS, allow_private: env.NOTIFY_ALLOW_PRIVATE });
 
   let stopping: Promise<void> | undefined;
   return {

@@ -45,7 +45,7 @@ export interface NotificationRouteDeps {
   pool: Pool;
   /** SECRETS_KEY seals; SECRETS_KEY_PREVIOUS still opens during a rotation. */
   secretKeys: SecretKeys;
-  /** Which literal target addresses besides global unicast ones are accepted (NOTIFY_ALLOW_LOOPBACK, NOTIFY_ALLOW_PRIVATE). */
+  /** Which literal target addresses besides global unicast ones are accepted (NOTIFY_ALLOW_TARGETS, NOTIFY_ALLOW_PRIVATE). */
   targetPolicy: TargetPolicy;
   /** Hands a send request to the notification service over Kafka. */
   requestSend: (request: NotificationRequest) => Promise<void>;

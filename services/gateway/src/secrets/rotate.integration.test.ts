@@ -162,7 +162,7 @@ describe('SECRETS_KEY rotation (real Postgres)', { timeout: 180_000 }, () => {
     ]);
     const keys = { DATABASE_URL: database.url, SECRETS_KEY: newKey, SECRETS_KEY_PREVIOUS: oldKey };
     const gateway = await startTestGateway(keys);
-    const notification = await spawnService('notification', { ...gateway.env, ...keys, NOTIFY_ALLOW_LOOPBACK: 'true', NOTIFICATION_HTTP_PORT: '0', NOTIFICATION_SESSION_TIMEOUT_MS: '6000' });
+    const notification = await spawnService('notification', { ...gateway.env, ...keys, NOTIFY_ALLOW_TARGETS: `127.0.0.1:${port}`, NOTIFICATION_HTTP_PORT: '0', NOTIFICATION_SESSION_TIMEOUT_MS: '6000' });
     try {
       const sent = await request(`${gateway.url}/api/v1/notifications/${row.rows[0]!.id}/send`, { token: project.userToken, body: {} });
       expect(sent.status).toBe(200);
