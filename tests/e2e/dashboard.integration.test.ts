@@ -249,4 +249,31 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     expect(await card(page, 'Deploys').count()).toBe(0);
     await page.close();
   }, 90_000);
+
+  it('signs in from a link whose fragment carries the token, clearing it from the address bar; says when and why the project\'s events are refused', async () => {
+    const broadcast = await pipeline.startBroadcast();
+    const project = await pipeline.provision({ burstLimit: 1 });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(20_000);
+    const asked: string[] = [];
+    page.on('request', (r) => void asked.push(r.url()));
+    await page.goto(`${broadcast.url}/#project=${project.projectKey}&token=${project.userToken}`);
+    await until(() => page.locator('#connection').textContent()).toBe('Live');
+    expect(page.url()).toBe(`${broadcast.url}/`);
+    expect(await page.evaluate("sessionStorage.getItem('pb-token')")).toBe(project.userToken);
+    expect(await page.locator('#project').inputValue()).toBe(project.projectKey);
+    expect(asked.filter((url) => url.includes(project.userToken))).toEqual([]);
+    expect(await page.locator('#refusals').count()).toBe(0);
+
+    // A burst of 1 event a minute: the second is refused (429), and the page says so within its polling round.
+    const send = () => request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString() }) });
+    expect((await send()).status).toBe(201);
+    expect((await send()).status).toBe(429);
+    await until(() => page.locator('#refusals').textContent(), { timeout: 20_000 }).toContain(`Events to ${project.projectKey} are being refused: rate limit (429).`);
+    const banner = await page.locator('#refusals').textContent();
+    expect(banner).toContain('1 request refused in the last 5 minutes');
+    expect(banner).toContain('per-minute burst limit of 1 events reached');
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard-refusals.png') });
+    await page.close();
+  }, 60_000);
 });

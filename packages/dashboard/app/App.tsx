@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useState } from 'preact/hooks';
-import type { Tile } from './api.ts';
+import type { Refusals, Tile } from './api.ts';
 import { Board } from './Board.tsx';
 import { live, type Range } from './live.ts';
 import { Notifications, type Service } from './Notifications.tsx';
@@ -30,6 +30,26 @@ function SignIn() {
   );
 }
 
+/** Why a project's tiles may stand still: its events are being refused by a limit. */
+function RefusalBanner({ refusals }: { refusals: Refusals }) {
+  const last = refusals.last;
+  const what = last === null ? '' : last.status === 402 ? 'monthly quota used up (402)' : `rate limit (429)`;
+  const until = last?.status === 402 ? 'until the quota resets next month or is raised' : 'until the senders slow down or the limit is raised';
+  return (
+    <div id="refusals" class="refusals" role="status">
+      <strong>Events to {refusals.project_key} are being refused: {what}.</strong>{' '}
+      {refusals.count} {refusals.count === 1 ? 'request' : 'requests'} refused in the last 5 minutes
+      {refusals.rate_limited > 0 && refusals.quota_exceeded > 0 ? ` (${refusals.rate_limited} by a rate limit, ${refusals.quota_exceeded} by the quota)` : ''}
+      {last !== null && (
+        <>
+          ; the latest at {new Date(last.at).toLocaleTimeString()}: {last.message}
+        </>
+      )}
+      . Tiles stand still {until} (PUT /api/v1/projects/{refusals.project_key}).
+    </div>
+  );
+}
+
 export function App() {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const [view, setView] = useState<View>('tiles');
@@ -42,9 +62,12 @@ export function App() {
     const off = live.subscribe(() => rerender(undefined));
     live.connect();
     const timer = setInterval(() => setTick((t) => t + 1), 15000);
+    // Refusals are counted per minute: every 10 s is soon enough to say why tiles stopped.
+    const refusals = setInterval(() => void live.refreshRefusals(), 10000);
     return () => {
       off();
       clearInterval(timer);
+      clearInterval(refusals);
     };
   }, []);
 
@@ -89,6 +112,7 @@ export function App() {
             <p id="notice" role="alert">
               {live.notice}
             </p>
+            {live.refusals && <RefusalBanner refusals={live.refusals} />}
             {view === 'tiles' && (
               <>
                 <div class="toolbar">

@@ -2,6 +2,24 @@
 // (same origin: the page's CSP allows no other host).
 export const session = sessionStorage; // the token lives here only: never in the URL, gone with the tab
 
+/**
+ * A link may carry a credential in its fragment (`#project=demo&token=evu_…`, as
+ * deploy/up.sh prints it): the browser never sends a fragment to a server. It is
+ * moved to the tab's storage and cleared from the address bar (and history), so
+ * it is neither bookmarked nor shown. True when a token was taken.
+ */
+export function takeFragmentCredentials(): boolean {
+  if (!location.hash.includes('token=')) return false;
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get('token')?.trim() ?? '';
+  const project = params.get('project') ?? '';
+  history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+  if (token === '') return false;
+  session.setItem('pb-token', token);
+  if (project !== '') session.setItem('pb-project', project);
+  return true;
+}
+
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly details?: Record<string, string[]>) {
     super(message);
@@ -47,6 +65,16 @@ export interface TileState {
   value: unknown;
   version: number;
   changed_at: string | null;
+}
+
+/** GET /projects/:id/refusals: requests the limits refused lately, and which limit refused the latest. */
+export interface Refusals {
+  project_key: string;
+  since: string;
+  count: number;
+  rate_limited: number;
+  quota_exceeded: number;
+  last: { at: string; status: 429 | 402; reason: string; limit: number; message: string } | null;
 }
 
 export interface Page<T> {

@@ -1,7 +1,7 @@
 // One WebSocket to the broadcast service (services/broadcast/docs/protocol.md) and
 // what the page shows of it. Changes are applied at once and listeners told once
 // per animation frame, so 100 tiles changing every second cost one render a frame.
-import { api, listAll, session, type Status, type Tile, type TileState } from './api.ts';
+import { api, listAll, session, takeFragmentCredentials, type Refusals, type Status, type Tile, type TileState } from './api.ts';
 import { numeric, statusOf } from './format.ts';
 
 export type ConnState = 'offline' | 'connecting' | 'live' | 'reconnecting' | 'closed';
@@ -36,6 +36,8 @@ export class Live {
   historyAvailable = true;
   range: Range = (session.getItem('pb-range') as Range) === 'day' ? 'day' : 'hour';
   notice = '';
+  /** The project's refused requests of the last minutes, when there were any: why its tiles may stand still. */
+  refusals: Refusals | null = null;
   changed = new Set<string>();
   /** Messages of kinds this page does not draw itself (the event tail), by type. */
   readonly handlers = new Map<string, (message: Record<string, unknown>) => void>();
@@ -82,6 +84,7 @@ export class Live {
     session.clear();
     this.signedIn = false;
     this.project = null;
+    this.refusals = null;
     this.states = new Map();
     this.tiles = [];
     this.history = new Map();
@@ -127,9 +130,25 @@ export class Live {
     this.notice = '';
     this.tiles = [];
     this.history = new Map();
+    this.refusals = null;
     this.subscribeProject(false);
     void this.loadTiles();
+    void this.refreshRefusals();
     this.emit();
+  }
+
+  /** Reads whether the project's events are being refused (the page asks every few seconds). */
+  async refreshRefusals(): Promise<void> {
+    const project = this.project;
+    if (project === null || !this.signedIn) return;
+    try {
+      const { data } = await api<{ data: Refusals }>('GET', `/projects/${encodeURIComponent(project)}/refusals`);
+      if (project !== this.project) return;
+      this.refusals = data.count > 0 ? data : null;
+      this.emit();
+    } catch {
+      // The next round asks again; a failing API shows elsewhere (the connection, the notices).
+    }
   }
 
   setRange(range: Range): void {
@@ -256,6 +275,7 @@ export class Live {
         this.project = next;
         this.subscribeProject(same);
         if (!same || this.tiles.length === 0) void this.loadTiles();
+        if (!same) void this.refreshRefusals();
         return this.emit();
       }
       case 'snapshot':
@@ -346,4 +366,15 @@ export class Live {
   }
 }
 
+// Before the first render: a link's credentials (deploy/up.sh prints one) sign this tab in.
+takeFragmentCredentials();
 export const live = new Live();
+// The link opened again in a tab that has the page already: only the fragment changes.
+addEventListener('hashchange', () => {
+  if (!takeFragmentCredentials()) return;
+  const token = session.getItem('pb-token')!;
+  const project = session.getItem('pb-project');
+  live.signOut();
+  if (project !== null) session.setItem('pb-project', project);
+  live.signIn(token);
+});

@@ -9,6 +9,7 @@ describe("broadcast's pass-through paths", () => {
     expect(passThroughPath('GET', '/api/v1/tiles/42/history?per_page=1')).toBe('/api/v1/tiles/42/history?per_page=1');
     expect(passThroughPath('POST', '/api/v1/notifications/7/send')).toBe('/api/v1/notifications/7/send');
     expect(passThroughPath('GET', '/api/v1/notifications/7/deliveries?per_page=20')).toBe('/api/v1/notifications/7/deliveries?per_page=20');
+    expect(passThroughPath('GET', '/api/v1/projects/demo/refusals')).toBe('/api/v1/projects/demo/refusals');
   });
 
   it('refuses climbing, encoded dots and slashes, empty segments, and every route the dashboard does not use', () => {
@@ -39,5 +40,7 @@ describe("broadcast's pass-through paths", () => {
     // A route the dashboard uses, with a method it does not.
     expect(passThroughPath('DELETE', '/api/v1/tiles')).toBeUndefined();
     expect(passThroughPath('POST', '/api/v1/tiles/1/history')).toBeUndefined();
+    expect(passThroughPath('PUT', '/api/v1/projects/demo/refusals')).toBeUndefined();
+    expect(passThroughPath('GET', '/api/v1/projects/demo')).toBeUndefined();
   });
 });

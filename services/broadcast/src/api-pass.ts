@@ -26,6 +26,8 @@ const ROUTES: Record<string, readonly string[]> = {
   'notifications/:id/deliveries': ['GET'],
   'notifications/:id/send': ['POST'],
   'notifications/:id/send_message': ['POST'],
+  // Whether the project's events are being refused (the banner over its tiles).
+  'projects/:id/refusals': ['GET'],
 };
 
 /**
