@@ -60,8 +60,8 @@ export function registerOwnTokenRoutes(app: FastifyInstance, deps: { auth: Pick<
         const userId = userOf(request);
         // The calling token is a user token (userOf): its hash finds its expiry, under the cap lock.
         const parentHash = hashSecret(bearerToken(request.headers.authorization) ?? '');
-        await deps.auth.admit(token.stored.hash, token.stored.expiresAt);
-        const created = await insertUserToken(pool, userId, token.stored, MAX_TOKENS_PER_USER, { parentHash });
+        // Into the valid-credential set with the expiry it gets (the parent's when clamped), before its row commits.
+        const created = await insertUserToken(pool, userId, token.stored, MAX_TOKENS_PER_USER, { parentHash, beforeCommit: (expiresAt) => deps.auth.admit(token.stored.hash, expiresAt) });
         if (created === 'no_user') throw notFound('User');
         if (created === 'no_parent') throw new PulseboardError('invalid_api_key');
         if (created === 'limit') throw tooManyTokens();

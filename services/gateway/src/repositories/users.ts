@@ -82,7 +82,11 @@ export async function insertUserToken(
   userId: number,
   token: NewUserToken,
   maxTokens: number,
-  options: { parentHash?: Buffer } = {},
+  options: {
+    parentHash?: Buffer;
+    /** Told the expiry the token gets (its parent's, when clamped), before its row commits (the valid-credential set). */
+    beforeCommit?: (expiresAt: Date | null) => Promise<void>;
+  } = {},
 ): Promise<UserTokenRecord | 'no_user' | 'no_parent' | 'limit' | { outlives: Date }> {
   return withCapLock(pool, `user_tokens:${userId}`, async (client) => {
     let expiresAt = token.expiresAt;
@@ -95,6 +99,7 @@ export async function insertUserToken(
         else if (expiresAt.getTime() > parent.expires_at.getTime()) return { outlives: parent.expires_at };
       }
     }
+    await options.beforeCommit?.(expiresAt);
     const { rows } = await client.query<Partial<UserTokenRecord> & { found: boolean }>(
       `WITH u AS (SELECT id FROM users WHERE id = $1 FOR UPDATE),
             ins AS (INSERT INTO user_tokens (user_id, label, token_hash, token_prefix, expires_at)
