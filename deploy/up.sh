@@ -47,6 +47,9 @@ bash deploy/infra.sh up
 pnpm --silent migrate
 # Earlier releases sealed with a published development key when none was set: the first run
 # that generates a key seals what they stored again under it (nothing to do on a new database).
+# Broadcast shows it to the gateway with the dashboard's API calls, so the gateway counts each
+# browser's address (failed authentications, limits) instead of broadcast's (SECURITY.md, Trusted proxies).
+keep_secret INTERNAL_PROXY_SECRET "$state_dir/internal-proxy-secret"
 if [[ "$new_secrets_key" == true ]]; then
   SECRETS_KEY_PREVIOUS=pulseboard-development-secrets-key pnpm --silent secrets:rotate ||
     echo "warning: some stored notification secrets open under neither key; see SECURITY.md (Rotating SECRETS_KEY)" >&2

@@ -151,7 +151,7 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
 });
 
 describe('chart and code cannot drift', () => {
-  const secret = { DATABASE_URL: 'postgres://pulseboard@pg:5432/pulseboard', REDIS_URL: 'redis://redis:6379', ADMIN_TOKEN: generateSecret(), SECRETS_KEY: generateSecret() };
+  const secret = { DATABASE_URL: 'postgres://pulseboard@pg:5432/pulseboard', REDIS_URL: 'redis://redis:6379', ADMIN_TOKEN: generateSecret(), SECRETS_KEY: generateSecret(), INTERNAL_PROXY_SECRET: generateSecret() };
 
   it.each(Object.keys(SERVICES))("%s: the rendered environment passes the service's own env schema", (service) => {
     for (const objects of [render(), render([PRODUCTION])]) {
@@ -190,7 +190,7 @@ describe('the rendered gateway runs', () => {
     const topics = Object.fromEntries(Object.entries(local).filter(([name]) => name.startsWith('TOPIC_')).map(([name, value]) => [`config.${name}`, value]));
     const objects = render([], { 'kafka.brokers': local.KAFKA_BROKERS!, ...topics, 'gateway.env.WEBHOOK_OUTCOME_TIMEOUT_MS': '0', 'gateway.env.GLOBAL_HOURLY_LIMIT': '100000000', 'gateway.env.DEFAULT_ACCOUNT_HOURLY_LIMIT': '100000000' });
     const container = deploymentOf(objects, 'gateway').spec.template.spec.containers[0];
-    const env = containerEnv(deploymentOf(objects, 'gateway'), { DATABASE_URL: local.DATABASE_URL!, REDIS_URL: local.REDIS_URL!, ADMIN_TOKEN: local.ADMIN_TOKEN!, SECRETS_KEY: local.SECRETS_KEY! });
+    const env = containerEnv(deploymentOf(objects, 'gateway'), { DATABASE_URL: local.DATABASE_URL!, REDIS_URL: local.REDIS_URL!, ADMIN_TOKEN: local.ADMIN_TOKEN!, SECRETS_KEY: local.SECRETS_KEY!, INTERNAL_PROXY_SECRET: local.INTERNAL_PROXY_SECRET! });
     // The one change: the container's port 8080 may be taken on this machine.
     const port = await freePort();
     env.GATEWAY_PORT = String(port);
@@ -209,3 +209,19 @@ describe('the rendered gateway runs', () => {
     expect(answer.body).toMatchObject({ status: 'accepted', event_id: expect.any(Number) });
   });
 });
+describe('client addresses behind the ingress', () => {
+  it('gives the gateway and broadcast TRUST_PROXY from trustProxy (empty by default: no proxy believed) and INTERNAL_PROXY_SECRET from the Secret', () => {
+    const secret = { DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://x', ADMIN_TOKEN: generateSecret(), SECRETS_KEY: generateSecret(), INTERNAL_PROXY_SECRET: generateSecret() };
+    const trusting = render([], { trustProxy: '10.42.0.0/16' });
+    for (const service of ['gateway', 'broadcast']) {
+      const env = containerEnv(deploymentOf(trusting, service), secret);
+      expect(env.TRUST_PROXY, service).toBe('10.42.0.0/16');
+      expect(env.INTERNAL_PROXY_SECRET, service).toBe(secret.INTERNAL_PROXY_SECRET);
+      expect(containerEnv(deploymentOf(render(), service), secret).TRUST_PROXY, service).toBe('');
+    }
+    expect(containerEnv(deploymentOf(trusting, 'store'), secret)).not.toHaveProperty('TRUST_PROXY');
+    // Not a list of addresses or ranges: refused at install.
+    expect(helm(['template', 'pb', CHART, '--set-string', 'trustProxy=everyone']).code).not.toBe(0);
+  });
+});
+

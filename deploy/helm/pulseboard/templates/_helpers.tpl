@@ -7,7 +7,7 @@ gateway:
   port: 8080
   portEnv: GATEWAY_PORT
   hostEnv: GATEWAY_HOST
-  secrets: [DATABASE_URL, REDIS_URL, ADMIN_TOKEN, SECRETS_KEY]
+  secrets: [DATABASE_URL, REDIS_URL, ADMIN_TOKEN, SECRETS_KEY, INTERNAL_PROXY_SECRET]
   optionalSecrets: [REDIS_CLUSTER_NODES, SECRETS_KEY_PREVIOUS]
   public: true
 broadcast:
@@ -16,7 +16,7 @@ broadcast:
   port: 8081
   portEnv: BROADCAST_PORT
   hostEnv: BROADCAST_HOST
-  secrets: [DATABASE_URL]
+  secrets: [DATABASE_URL, INTERNAL_PROXY_SECRET]
   optionalSecrets: []
   public: true
 store:
