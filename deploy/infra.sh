@@ -65,6 +65,14 @@ up() {
     echo "created database $pg_db"
   fi
   echo "postgres ok ($pg_host:$pg_port/$pg_db), redis ok ($redis_host:$redis_port)"
+  # Like Postgres and Redis: a broker already answering at KAFKA_BROKERS that this state dir did
+  # not start (another stack's, a container) is used as it is, and down leaves it running.
+  local broker="${KAFKA_BROKERS:-}"
+  broker="${broker%%,*}"
+  if [[ -n "$broker" ]] && ! "$here/kafka.sh" status >/dev/null 2>&1 && port_open "${broker%:*}" "${broker##*:}"; then
+    echo "kafka ok ($broker, already running: not this state dir's to start or stop)"
+    return 0
+  fi
   "$here/kafka.sh" start
 }
 
