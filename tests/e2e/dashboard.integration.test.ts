@@ -34,7 +34,7 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
 
   beforeAll(async () => {
     receiver = await httpReceiver();
-    pipeline = await startPipeline({ NOTIFY_SEND_TIMEOUT_MS: '5000' });
+    pipeline = await startPipeline({ NOTIFY_SEND_TIMEOUT_MS: '5000', NOTIFY_ALLOW_TARGETS: receiver.target });
     // The store too: a tile's unit may come from its events' `unit` attribute, read from stored events.
     await Promise.all([pipeline.startRuleEngine(), pipeline.startNotification(), pipeline.startStore()]);
     browser = await launchChromium();
