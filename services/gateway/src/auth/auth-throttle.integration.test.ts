@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, provisionProject, requestFrom, setEnvelopeClock, TEST_ADMIN_TOKEN, TEST_INTERNAL_PROXY_SECRET } from '@pulseboard/test-kit';
+import { Redis } from 'ioredis';
+import { envelope, provisionProject, requestFrom, setEnvelopeClock, TEST_ADMIN_TOKEN, TEST_INTERNAL_PROXY_SECRET, TEST_REDIS_URL } from '@pulseboard/test-kit';
 import { PROXY_CLIENT_HEADER, PROXY_SECRET_HEADER } from '@pulseboard/config';
 import { startTestGateway } from '../../test/test-gateway.ts';
 import { manualClock, privateHour } from '../../test/ingest-test-kit.ts';
@@ -133,6 +134,23 @@ describe('failed authentications: failures are throttled, valid credentials neve
     expect((await requestFrom('127.0.4.1', url('/ingest'), { token: regenerated.body.data.api_key, body: envelope(project.projectKey) })).status).toBe(201);
   });
 
+  it('loads the valid-credential set from Postgres again when Redis lost it: a valid key still gets in from a throttled address', async () => {
+    clock.advance(120_000);
+    const project = await fresh();
+    for (let i = 0; i < LIMIT; i++) await requestFrom('127.0.7.1', url('/api/v1/projects'), { token: bad() });
+    expect((await requestFrom('127.0.7.1', url('/api/v1/projects'), { token: bad() })).status).toBe(429);
+    // Redis restarted empty, or evicted the set.
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      await redis.del('{pbrl}:cred:valid');
+    } finally {
+      redis.disconnect();
+    }
+    expect((await requestFrom('127.0.7.1', url('/api/v1/projects'), { token: project.apiKey })).status).toBe(200);
+    expect((await requestFrom('127.0.7.1', url('/api/v1/projects'), { token: project.userToken })).status).toBe(200);
+    expect((await requestFrom('127.0.7.1', url('/api/v1/projects'), { token: bad() })).status).toBe(429);
+  });
+
   it("answers broadcast's credential check from the valid-credential set, and nobody else", async () => {
     const project = await fresh();
     const passed = { [PROXY_SECRET_HEADER]: TEST_INTERNAL_PROXY_SECRET, [PROXY_CLIENT_HEADER]: '198.51.100.7' };
@@ -144,5 +162,33 @@ describe('failed authentications: failures are throttled, valid credentials neve
     expect(outsider.status).toBe(404);
     expect(outsider.body.error.code).toBe('not_found');
     expect((await check(project.userToken, {})).status).toBe(404);
+  });
+});
+
+describe('TRUST_PROXY: X-Forwarded-For is believed from the named proxy only', () => {
+  let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+  const clock = manualClock(privateHour());
+  const url = (path: string) => `${gateway.url}${path}`;
+  const bad = () => `evk_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ AUTH_FAILURES_PER_MINUTE: String(LIMIT), TRUST_PROXY: '127.0.8.1' }, { now: () => clock.now() });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  it("counts the client the proxy names, and anyone else's header as nothing", async () => {
+    clock.advance(120_000);
+    const through = (client: string) => ({ 'x-forwarded-for': client });
+    for (let i = 0; i < LIMIT; i++) expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad(), headers: through('203.0.113.50') })).status).toBe(401);
+    // That client is throttled; another behind the same proxy, and the proxy itself, are not.
+    expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad(), headers: through('203.0.113.50') })).status).toBe(429);
+    expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad(), headers: through('203.0.113.51') })).status).toBe(401);
+    expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad() })).status).toBe(401);
+    // A peer that is not the proxy cannot borrow an address, throttled or fresh: it is counted as itself.
+    for (let i = 0; i < LIMIT; i++) await requestFrom('127.0.8.2', url('/api/v1/projects'), { token: bad(), headers: through(`198.51.100.${i}`) });
+    expect((await requestFrom('127.0.8.2', url('/api/v1/projects'), { token: bad(), headers: through('198.51.100.200') })).status).toBe(429);
+    expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad(), headers: through('198.51.100.200') })).status).toBe(401);
   });
 });

@@ -4,14 +4,15 @@ import type { RedisClient } from '../redis-client.ts';
 import { LIMITER_HASH_TAG } from '../limits/limiter.ts';
 
 const MEMBERS = `${LIMITER_HASH_TAG}:cred:valid`;
-const LOADED = `${LIMITER_HASH_TAG}:cred:loaded`;
+// A member of the set itself (hashes are 32 bytes, never this): whatever evicts or flushes the set takes it along.
+const LOADED = 'loaded';
 // A credential without expiry: a score no clock reaches (Lua reads scores as doubles).
 const NEVER = 1e15;
 const LOAD_BATCH = 5000;
 
 // -1: the set was never loaded (or Redis lost it); 1: a member that has not expired; 0: not one.
 const HAS = `
-if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+if not redis.call('ZSCORE', KEYS[1], ARGV[3]) then return -1 end
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if score and tonumber(score) > tonumber(ARGV[2]) then return 1 end
 return 0`;
@@ -46,10 +47,10 @@ export class CredentialSet {
 
   /** Whether the credential may be valid (a member not yet expired). Loads the set first when Redis has none. */
   async has(hash: Buffer, now = Date.now()): Promise<boolean> {
-    let answer = Number(await this.redis.eval(HAS, 2, MEMBERS, LOADED, hash, String(now)));
+    let answer = Number(await this.redis.eval(HAS, 1, MEMBERS, hash, String(now), LOADED));
     if (answer === -1) {
       await this.load();
-      answer = Number(await this.redis.eval(HAS, 2, MEMBERS, LOADED, hash, String(now)));
+      answer = Number(await this.redis.eval(HAS, 1, MEMBERS, hash, String(now), LOADED));
     }
     return answer === 1;
   }
@@ -61,7 +62,7 @@ export class CredentialSet {
 
   /** Loads the set from Postgres unless Redis holds one; one load at a time per gateway. */
   async ensureLoaded(): Promise<void> {
-    if ((await this.redis.exists(LOADED)) === 0) await this.load();
+    if ((await this.redis.zscore(MEMBERS, LOADED)) === null) await this.load();
   }
 
   private load(): Promise<void> {
@@ -92,7 +93,7 @@ export class CredentialSet {
     }
     // Expired members go with each load; what was added meanwhile stays (additions only).
     await this.redis.zremrangebyscore(MEMBERS, '-inf', String(Date.now()));
-    await this.redis.set(LOADED, '1');
+    await this.redis.zadd(MEMBERS, NEVER, LOADED);
     this.logger?.info({ event: 'credential_set_loaded', credentials: count, duration_ms: Date.now() - started });
   }
 }
