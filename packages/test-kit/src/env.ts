@@ -76,6 +76,7 @@ export function serviceTestEnv(extra: Record<string, string> = {}): Record<strin
     // limits would let one test's deliberate bad credentials or sends refuse another's.
     // Their own test sets them (services/gateway/src/auth/abuse-limits.integration.test.ts).
     AUTH_FAILURES_PER_MINUTE: '100000000',
+    BROADCAST_AUTH_FAILURES_PER_MINUTE: '100000000',
     NOTIFY_SENDS_PER_MINUTE: '100000000',
     // Most tests run no rule engine: webhooks answer 202 at once instead of after the bound.
     // Tests of tiles_affected run an engine and set the production bound.
