@@ -40,18 +40,30 @@ export interface RenderedBatch {
   daily: Map<string, number>;
 }
 
-export const EVENTS_COPY = 'COPY events (id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes) FROM STDIN';
+export const EVENTS_COPY = 'COPY events (id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes, kafka_partition, kafka_offset) FROM STDIN';
 export const LABELS_COPY = 'COPY event_labels (project_key, label, occurred_at, event_id) FROM STDIN';
 
-/** The rows of a batch in COPY's text format, one label row per distinct label of an event. */
-export function renderBatch(events: readonly IngestedEvent[]): RenderedBatch {
+/**
+ * Where the events topic holds an event: the order the rule engine met it in
+ * (a project's events share a partition; one message per event), which
+ * replay reads the stored events in.
+ */
+export interface KafkaPosition {
+  partition: number;
+  offset: string;
+}
+
+/** The rows of a batch in COPY's text format, one label row per distinct label of an event; `positions[i]` is `events[i]`'s (absent: NULL). */
+export function renderBatch(events: readonly IngestedEvent[], positions?: readonly KafkaPosition[]): RenderedBatch {
   let rows = '';
   let labels = '';
   const monthly = new Map<string, number>();
   const daily = new Map<string, number>();
-  for (const e of events) {
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
     const eventLabels = e.labels ?? [];
-    rows += `${e.id}\t${field(e.project_key)}\t${field(e.type)}\t${field(e.name)}\t${field(e.timestamp)}\t${field(e.received_at)}\t${field(e.severity)}\t${field(e.channel)}\t${field(e.correlation_id)}\t${field(e.source)}\t${field(textArray(eventLabels))}\t${field(JSON.stringify(e.attributes))}\n`;
+    const at = positions?.[i];
+    rows += `${e.id}\t${field(e.project_key)}\t${field(e.type)}\t${field(e.name)}\t${field(e.timestamp)}\t${field(e.received_at)}\t${field(e.severity)}\t${field(e.channel)}\t${field(e.correlation_id)}\t${field(e.source)}\t${field(textArray(eventLabels))}\t${field(JSON.stringify(e.attributes))}\t${at === undefined ? '\\N' : at.partition}\t${at === undefined ? '\\N' : at.offset}\n`;
     // An event may carry a label twice; its row is written once.
     for (const label of new Set(eventLabels)) labels += `${field(e.project_key)}\t${field(label)}\t${field(e.timestamp)}\t${e.id}\n`;
     // received_at is the gateway's toISOString(), which eventTimeMs reads digit by digit (no Date per event).
@@ -75,9 +87,13 @@ export function renderBatch(events: readonly IngestedEvent[]): RenderedBatch {
  * without the events already stored. The partitions of the events' days must
  * exist. Returns how many events were new.
  */
-export async function writeEvents(tx: PoolClient, events: readonly IngestedEvent[]): Promise<number> {
+export async function writeEvents(tx: PoolClient, events: readonly IngestedEvent[], positions?: readonly KafkaPosition[]): Promise<number> {
   const seen = new Set<number>();
-  const unique = events.filter((e) => !seen.has(e.id) && seen.add(e.id));
+  // The first copy of an event keeps its place (the one the engine met first).
+  const kept: number[] = [];
+  events.forEach((e, i) => !seen.has(e.id) && seen.add(e.id) && kept.push(i));
+  const unique = kept.length === events.length ? events : kept.map((i) => events[i]!);
+  const uniquePositions = positions === undefined || kept.length === events.length ? positions : kept.map((i) => positions[i]!);
   if (unique.length === 0) return 0;
   // One round trip: the commit need not wait for the disk (a commit a crash loses takes its offsets
   // with it, same transaction, so the batch is read and written again), and the point to roll back
@@ -85,7 +101,7 @@ export async function writeEvents(tx: PoolClient, events: readonly IngestedEvent
   // RELEASE would cost a round trip per batch (a shared transaction holds one per partition).
   await tx.query('SET LOCAL synchronous_commit TO off; SAVEPOINT store_batch');
   try {
-    await writeRendered(tx, renderBatch(unique));
+    await writeRendered(tx, renderBatch(unique, uniquePositions));
     return unique.length;
   } catch (error) {
     if ((error as { code?: unknown }).code !== '23505') throw error;
@@ -96,8 +112,9 @@ export async function writeEvents(tx: PoolClient, events: readonly IngestedEvent
     unique.map((e) => e.timestamp),
   ]);
   const stored = new Set(rows.map((r) => r.id));
-  const fresh = unique.filter((e) => !stored.has(String(e.id)));
-  if (fresh.length > 0) await writeRendered(tx, renderBatch(fresh));
+  const freshAt = unique.flatMap((e, i) => (stored.has(String(e.id)) ? [] : [i]));
+  const fresh = freshAt.map((i) => unique[i]!);
+  if (fresh.length > 0) await writeRendered(tx, renderBatch(fresh, uniquePositions === undefined ? undefined : freshAt.map((i) => uniquePositions[i]!)));
   return fresh.length;
 }
 

@@ -25,7 +25,7 @@ export function createEventsHandler(deps: { partitions: PartitionKeeper; logger:
     let stored: number;
     try {
       // writeEvents sets synchronous_commit off for the transaction (see there).
-      stored = await writeEvents(tx, events);
+      stored = await writeEvents(tx, events, messages.map((m) => ({ partition: m.partition, offset: m.offset })));
     } catch (error) {
       if (isDataError(error) && !isMissingPartition(error)) throw new PulseboardError('rejected_by_database', { message: (error as Error).message, cause: error });
       if (isMissingPartition(error)) await deps.partitions.refresh();

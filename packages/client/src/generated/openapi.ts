@@ -547,6 +547,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tiles/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a tile's rule over its stored events
+         * @description The state the tile's current rule gives over the project's events received since `since` (default: the tile's creation; at most 24 h ago), each applied in the order the rule engine met them, by the engine's own evaluator, compared with the live state. At most 1,000,000 events read and `PREVIEW_TIME_LIMIT_MS` (10 s) spent reading: beyond, 400 `validation_error` on `since`.
+         */
+        post: operations["postApiV1TilesIdReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tiles/{id}/state": {
         parameters: {
             query?: never;
@@ -1110,6 +1130,18 @@ export interface components {
         RegenerateKey: {
             confirm?: boolean;
         };
+        ReplayTile: {
+            /**
+             * @description true (default): compare only; false: replace the tile's state and its history since `since` with the replayed ones
+             * @default true
+             */
+            dry_run: boolean;
+            /**
+             * Format: date-time
+             * @description Where the replay starts from an unknown state; default: the tile's creation, at most 24 h ago
+             */
+            since?: string;
+        };
         SendMessage: {
             body: string;
             subject: string;
@@ -1212,6 +1244,52 @@ export interface components {
             /**
              * Format: date-time
              * @description When the preview ran: time-driven changes are taken up to here
+             */
+            until: string;
+        };
+        /** TileReplay */
+        TileReplay: {
+            /** @description Changes the replay made (the history since `since` it stands for) */
+            changes_total?: number;
+            /** @description true: nothing was changed; false: the replayed state and history replaced the live ones */
+            dry_run: boolean;
+            /** @description Whether the replayed status and value are the live ones (the live state as of `until`) */
+            equal: boolean;
+            /** @description Events the tile's filter matched, each applied in the order the rule engine met them */
+            events_replayed: number;
+            /** @description The live state (GET /tiles/{id}/state) when the replay ran; after an apply, the state it replaced */
+            live: {
+                /** Format: date-time */
+                changed_at: string;
+                last_event_id: number | null;
+                project_key: string;
+                /** @enum {string} */
+                status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                tile_id: number;
+                value: number | boolean | string | null;
+                version: number;
+            };
+            /**
+             * Format: date-time
+             * @description Where the replay started from an unknown state: events received from here on were applied
+             */
+            since: string;
+            /** @description The replayed state, as GET /tiles/{id}/state shows a state */
+            state: {
+                /** Format: date-time */
+                changed_at: string;
+                last_event_id: number | null;
+                project_key: string;
+                /** @enum {string} */
+                status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                tile_id: number;
+                value: number | boolean | string | null;
+                version: number;
+            };
+            tile_id: number;
+            /**
+             * Format: date-time
+             * @description When the replay ran: time-driven changes are taken up to here
              */
             until: string;
         };
@@ -6959,6 +7037,122 @@ export interface operations {
             /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: a rate limit window is full, or too many failed authentications from this address (retry after Retry-After) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: a backing service (Kafka, Redis, Postgres) is unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiV1TilesIdReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayTile"];
+            };
+        };
+        responses: {
+            /** @description The replay */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TileReplay"];
+                    };
+                };
+            };
+            /** @description `validation_error` (with `details`: field → messages) or `bad_request` (not JSON, an empty body, a URL that is not valid UTF-8) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` (no credential) or `invalid_api_key` / `invalid_admin_token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found` / `project_not_found`: no such resource, or not one this credential may see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -255,6 +255,28 @@ export const tilePreviewSchema = {
   },
 } as const;
 
+const tileStateShape = { type: tileStateSchema.type, additionalProperties: false, required: tileStateSchema.required, properties: tileStateSchema.properties } as const;
+
+/** A tile replayed over the project's stored events with its current rule (POST /tiles/:id/replay). */
+export const tileReplaySchema = {
+  $id: `${S}tile-replay.json`,
+  title: 'TileReplay',
+  type: 'object',
+  additionalProperties: false,
+  required: ['tile_id', 'since', 'until', 'dry_run', 'equal', 'state', 'live', 'events_replayed'],
+  properties: {
+    tile_id: id,
+    since: { ...dateTime, description: 'Where the replay started from an unknown state: events received from here on were applied' },
+    until: { ...dateTime, description: 'When the replay ran: time-driven changes are taken up to here' },
+    dry_run: { type: 'boolean', description: 'true: nothing was changed; false: the replayed state and history replaced the live ones' },
+    equal: { type: 'boolean', description: 'Whether the replayed status and value are the live ones (the live state as of `until`)' },
+    state: { ...tileStateShape, description: 'The replayed state, as GET /tiles/{id}/state shows a state' },
+    live: { ...tileStateShape, description: 'The live state (GET /tiles/{id}/state) when the replay ran; after an apply, the state it replaced' },
+    events_replayed: { type: 'integer', minimum: 0, description: "Events the tile's filter matched, each applied in the order the rule engine met them" },
+    changes_total: { type: 'integer', minimum: 0, description: 'Changes the replay made (the history since `since` it stands for)' },
+  },
+} as const;
+
 export const notificationServiceSchema = {
   $id: `${S}notification-service.json`,
   title: 'NotificationService',
@@ -459,6 +481,7 @@ export const API_RESOURCE_SCHEMAS = [
   tileStateSchema,
   tileHistoryEntrySchema,
   tilePreviewSchema,
+  tileReplaySchema,
   notificationServiceSchema,
   deliverySchema,
   sendOutcomeSchema,

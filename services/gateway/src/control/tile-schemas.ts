@@ -64,3 +64,16 @@ export const previewTileBody = {
 } as const;
 
 export type PreviewTileBody = FromSchema<typeof previewTileBody, References>;
+
+/** POST /tiles/:id/replay: the tile's current rule over the stored events since `since`. */
+export const replayTileBody = {
+  $id: 'https://pulseboard.dev/schemas/replay-tile.json',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    since: { type: 'string', format: 'date-time', description: "Where the replay starts from an unknown state; default: the tile's creation, at most 24 h ago" },
+    dry_run: { type: 'boolean', default: true, description: "true (default): compare only; false: replace the tile's state and its history since `since` with the replayed ones" },
+  },
+} as const;
+
+export type ReplayTileBody = FromSchema<typeof replayTileBody>;

@@ -10,6 +10,7 @@ import { listMeta, parsePage } from '../params/pagination.ts';
 import { deleteTile, findTile, insertTile, listTiles, updateTile, type TileRecord } from '../repositories/tiles.ts';
 import { findTileState } from '../repositories/tile-states.ts';
 import { registerTilePreview } from './tile-preview-route.ts';
+import { registerTileReplay } from './tile-replay-route.ts';
 import { selectTileHistory } from '../repositories/tile-history.ts';
 import { parseTimeWindow } from '../params/time-window.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
@@ -123,6 +124,7 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
     });
 
     registerTilePreview(api, deps.pool, checkRule, deps.previewTimeLimitMs);
+    registerTileReplay(api, deps.pool, loadTile, deps.previewTimeLimitMs);
 
     api.post<{ Body: CreateTileBody }>('/api/v1/tiles', { schema: { body: { $ref: createTileBody.$id }, ...doc('Create a tile', { 201: data(tileSchema, 'The tile'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }) } }, async (request, reply) => {
       const principal = request.principal!;

@@ -13,6 +13,13 @@ export interface PreviewScan {
   maxEvents: number;
   /** Wall-clock budget of the whole scan, ms; also each statement's statement_timeout. */
   timeLimitMs: number;
+  /**
+   * 'time' (preview): events of time `since` on, in time order. 'engine' (replay): events received
+   * from `since` on, in the order the rule engine met them: their position in the events topic
+   * (a project's events share a partition, one message per event); events stored before positions
+   * were kept come first, by receipt.
+   */
+  order?: 'time' | 'engine';
 }
 
 export type ScanEnd = 'done' | 'too_many' | 'too_slow';
@@ -28,7 +35,9 @@ const BATCH = 5000;
 export async function scanPreviewEvents(pool: Pool, scan: PreviewScan, each: (event: RuleEvent, receivedMs: number) => void): Promise<ScanEnd> {
   const deadline = Date.now() + scan.timeLimitMs;
   const params: unknown[] = [scan.projectKey, scan.since];
-  const where = ['project_key = $1', 'occurred_at >= $2'];
+  const engineOrder = scan.order === 'engine';
+  const where = ['project_key = $1', engineOrder ? 'received_at >= $2' : 'occurred_at >= $2'];
+  const orderBy = engineOrder ? 'kafka_partition NULLS FIRST, kafka_offset, received_at, id' : 'occurred_at, id';
   if (scan.types !== undefined) where.push(`type = ANY($${params.push(scan.types)}::text[])`);
   if (scan.names !== undefined) where.push(`name = ANY($${params.push(scan.names)}::text[])`);
   const client = await pool.connect();
@@ -36,7 +45,7 @@ export async function scanPreviewEvents(pool: Pool, scan: PreviewScan, each: (ev
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(scan.timeLimitMs))}`);
-    await client.query(`DECLARE preview_events NO SCROLL CURSOR FOR SELECT ${columns(scan.reads, params).join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY occurred_at, id`, params);
+    await client.query(`DECLARE preview_events NO SCROLL CURSOR FOR SELECT ${columns(scan.reads, params).join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY ${orderBy}`, params);
     let seen = 0;
     let end: ScanEnd = 'done';
     for (;;) {

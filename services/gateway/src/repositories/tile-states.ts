@@ -1,5 +1,6 @@
 import type { Pool } from '@pulseboard/db';
 import type { TileStatus, TileValue } from '@pulseboard/contracts';
+import type { EvaluationState } from '@pulseboard/rules';
 
 export interface TileStateRecord {
   status: TileStatus;
@@ -12,5 +13,21 @@ export interface TileStateRecord {
 /** A tile's state as the rule engine last committed it (tile_states is the engine's; the gateway only reads it). */
 export async function findTileState(pool: Pool, tileId: number): Promise<TileStateRecord | undefined> {
   const { rows } = await pool.query<TileStateRecord>('SELECT status, value, version, last_event_id, changed_at FROM tile_states WHERE tile_id = $1', [tileId]);
+  return rows[0];
+}
+
+/** A tile's committed state with what the engine evaluates it from, and whether it is on the tile's current rule. */
+export interface EvaluatedTileState extends TileStateRecord {
+  evaluation: EvaluationState;
+  on_current_rule: boolean;
+}
+
+/** As `findTileState`, with the evaluation state (replay settles the live state to the same instant as its own). */
+export async function findEvaluatedTileState(pool: Pool, tileId: number): Promise<EvaluatedTileState | undefined> {
+  const { rows } = await pool.query<EvaluatedTileState>(
+    `SELECT s.status, s.value, s.version, s.last_event_id, s.changed_at, s.evaluation, s.rule_fingerprint = md5(t.rule::text) AS on_current_rule
+       FROM tile_states s JOIN tiles t ON t.id = s.tile_id WHERE s.tile_id = $1`,
+    [tileId],
+  );
   return rows[0];
 }
