@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,8 +51,31 @@ function containerEnv(deployment: K8sObject, secret: Record<string, string>): Re
   return env;
 }
 
+// Exposure and scheduling values set: the Ingresses, the chart's ServiceAccount, pod annotations and labels, placement.
+const EXPOSED = {
+  'ingress.className': 'nginx',
+  'ingress.hosts[0]': 'pulseboard.example.com',
+  'ingress.tls[0].secretName': 'pulseboard-tls',
+  'ingress.tls[0].hosts[0]': 'pulseboard.example.com',
+  'ingress.annotations.cert-manager\\.io/cluster-issuer': 'letsencrypt',
+  'serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn': 'arn:aws:iam::123456789012:role/pulseboard',
+  'podAnnotations.prometheus\\.io/scrape': 'false',
+  'podLabels.team': 'observability',
+  'nodeSelector.kubernetes\\.io/arch': 'arm64',
+  'tolerations[0].key': 'dedicated',
+  'tolerations[0].operator': 'Equal',
+  'tolerations[0].value': 'pulseboard',
+  'tolerations[0].effect': 'NoSchedule',
+  'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key': 'pool',
+  'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator': 'In',
+  'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values[0]': 'apps',
+  'topologySpreadConstraints[0].topologyKey': 'topology.kubernetes.io/zone',
+  'topologySpreadConstraints[0].whenUnsatisfiable': 'DoNotSchedule',
+};
+const EXPOSED_TYPED = { 'ingress.enabled': 'true', 'topologySpreadConstraints[0].maxSkew': '1' };
+
 describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas', () => {
-  const rendered = { default: render(), production: render([PRODUCTION]) };
+  const rendered = { default: render(), production: render([PRODUCTION]), exposed: render([], EXPOSED, EXPOSED_TYPED) };
 
   it('passes helm lint --strict with the default and the production values', () => {
     for (const args of [[], ['-f', PRODUCTION]]) {
@@ -64,7 +87,7 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
 
   it('renders what each set of values promises', () => {
     const kinds = (objects: K8sObject[]) => objects.map((o) => o.kind).sort();
-    expect(kinds(rendered.default)).toEqual(['Deployment', 'Deployment', 'Deployment', 'Deployment', 'Deployment', 'HorizontalPodAutoscaler', 'HorizontalPodAutoscaler', 'Job', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'Service', 'Service']);
+    expect(kinds(rendered.default)).toEqual(['Deployment', 'Deployment', 'Deployment', 'Deployment', 'Deployment', 'HorizontalPodAutoscaler', 'HorizontalPodAutoscaler', 'Job', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'Service', 'Service', 'ServiceAccount', 'ServiceAccount']);
     const production = rendered.production;
     expect(production.filter((o) => o.kind === 'ScaledObject').map((o) => o.metadata.name).sort()).toEqual(['pb-pulseboard-notification', 'pb-pulseboard-rule-engine', 'pb-pulseboard-store']);
     expect(production.filter((o) => o.kind === 'NetworkPolicy')).toHaveLength(5);
@@ -80,10 +103,87 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
     expect(rule.spec.groups[0].rules.map((r: { alert: string }) => r.alert)).toContain('PulseboardNoTileEvaluation');
   });
 
+  it('exposes itself: Ingresses for the gateway and broadcast (WebSocket timeouts on /ws alone), or HTTPRoutes; a ServiceAccount; pod annotations, labels and placement on every pod', () => {
+    const objects = rendered.exposed;
+    const services = new Map(objects.filter((o) => o.kind === 'Service').map((s) => [s.metadata.name, s]));
+    const ingresses = objects.filter((o) => o.kind === 'Ingress');
+    expect(ingresses.map((i) => i.metadata.name).sort()).toEqual(['pb-pulseboard-broadcast', 'pb-pulseboard-gateway']);
+    const routes = (name: string) => {
+      const ingress = ingresses.find((i) => i.metadata.name === name)!;
+      expect(ingress.spec.ingressClassName).toBe('nginx');
+      expect(ingress.spec.tls).toEqual([{ secretName: 'pulseboard-tls', hosts: ['pulseboard.example.com'] }]);
+      expect(ingress.metadata.annotations!['cert-manager.io/cluster-issuer']).toBe('letsencrypt');
+      return (ingress.spec.rules as { host: string; http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { number: number } } } }[] } }[]).flatMap((r) =>
+        r.http.paths.map((p) => {
+          // Each backend is a rendered Service's port.
+          const service = services.get(p.backend.service.name);
+          expect(service?.spec.ports.map((port: { port: number }) => port.port)).toContain(p.backend.service.port.number);
+          return `${r.host}${p.path} ${p.pathType} -> ${p.backend.service.name}`;
+        }),
+      );
+    };
+    expect(routes('pb-pulseboard-gateway')).toEqual(['pulseboard.example.com/api Prefix -> pb-pulseboard-gateway', 'pulseboard.example.com/ingest Prefix -> pb-pulseboard-gateway']);
+    // The dashboard's files and /ws; broadcast's /metrics, /healthz and /readyz stay inside.
+    expect(routes('pb-pulseboard-broadcast')).toEqual(['pulseboard.example.com/ws Exact -> pb-pulseboard-broadcast', 'pulseboard.example.com/ Exact -> pb-pulseboard-broadcast', 'pulseboard.example.com/assets Prefix -> pb-pulseboard-broadcast', 'pulseboard.example.com/favicon.ico Exact -> pb-pulseboard-broadcast']);
+    const broadcastIngress = ingresses.find((i) => i.metadata.name === 'pb-pulseboard-broadcast')!;
+    // ingress-nginx closes a connection idle for proxy-read-timeout (60 s by default): an hour on the WebSocket's Ingress only.
+    expect(broadcastIngress.metadata.annotations).toMatchObject({ 'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600', 'nginx.ingress.kubernetes.io/proxy-send-timeout': '3600' });
+    expect(ingresses.find((i) => i.metadata.name === 'pb-pulseboard-gateway')!.metadata.annotations).not.toHaveProperty('nginx.ingress.kubernetes.io/proxy-read-timeout');
+    // ... and above the broadcast heartbeat, which keeps a quiet socket from ever being idle that long.
+    expect(Number(broadcastIngress.metadata.annotations!['nginx.ingress.kubernetes.io/proxy-read-timeout']) * 1000).toBeGreaterThan((broadcastEnvProperties.BROADCAST_HEARTBEAT_MS as { default: number }).default * 4);
+
+    // The services run as the chart's ServiceAccount, no token mounted; the migrations hook Job as its own hook account, made before it.
+    const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
+    const account = accounts.find((a) => a.metadata.name === 'pb-pulseboard')!;
+    expect(account.metadata.annotations).toEqual({ 'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/pulseboard' });
+    expect(account.automountServiceAccountToken).toBe(false);
+    const hookAccount = accounts.find((a) => a.metadata.name === 'pb-pulseboard-migrate')!;
+    const job = objects.find((o) => o.kind === 'Job')!;
+    expect(hookAccount.metadata.annotations).toMatchObject({ 'helm.sh/hook': job.metadata.annotations!['helm.sh/hook'], 'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/pulseboard' });
+    expect(Number(hookAccount.metadata.annotations!['helm.sh/hook-weight'])).toBeLessThan(Number(job.metadata.annotations!['helm.sh/hook-weight']));
+    expect(job.spec.template.spec.serviceAccountName).toBe('pb-pulseboard-migrate');
+
+    for (const workload of [...deployments(objects), job]) {
+      const where = workload.metadata.name;
+      const pod = workload.spec.template;
+      if (workload.kind === 'Deployment') {
+        expect(pod.spec.serviceAccountName, where).toBe('pb-pulseboard');
+        expect(pod.metadata.annotations, where).toEqual({ 'prometheus.io/scrape': 'false' });
+        // Your own spread, with the service's selector filled in.
+        expect(pod.spec.topologySpreadConstraints, where).toEqual([{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: workload.spec.selector.matchLabels } }]);
+      } else expect(pod.metadata.annotations, where).toBeUndefined();
+      expect(pod.spec.automountServiceAccountToken, where).toBe(false);
+      expect(pod.metadata.labels.team, where).toBe('observability');
+      expect(pod.spec.nodeSelector, where).toEqual({ 'kubernetes.io/arch': 'arm64' });
+      expect(pod.spec.tolerations, where).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'pulseboard', effect: 'NoSchedule' }]);
+      expect(pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0], where).toEqual({ key: 'pool', operator: 'In', values: ['apps'] });
+    }
+    // A pod label never takes a selector label's place (the Deployment would select nothing).
+    const relabelled = deploymentOf(render([], { 'podLabels.app\\.kubernetes\\.io/component': 'other' }), 'gateway');
+    expect(relabelled.spec.template.metadata.labels['app.kubernetes.io/component']).toBe('gateway');
+    // An existing account by name, or the namespace's default.
+    expect(deploymentOf(render([], { 'serviceAccount.name': 'pulseboard-irsa' }, { 'serviceAccount.create': 'false' }), 'store').spec.template.spec.serviceAccountName).toBe('pulseboard-irsa');
+    expect(render([], {}, { 'serviceAccount.create': 'false' }).filter((o) => o.kind === 'ServiceAccount')).toEqual([]);
+
+    // The Gateway API instead: HTTPRoutes with the same paths, attached to the named Gateway.
+    const httpRoutes = render([], { 'httpRoute.parentRefs[0].name': 'public', 'httpRoute.parentRefs[0].namespace': 'gateway-system', 'httpRoute.hostnames[0]': 'pulseboard.example.com' }, { 'httpRoute.enabled': 'true' }).filter((o) => o.kind === 'HTTPRoute');
+    expect(httpRoutes.map((r) => [r.apiVersion, r.metadata.name])).toEqual([['gateway.networking.k8s.io/v1', 'pb-pulseboard-gateway'], ['gateway.networking.k8s.io/v1', 'pb-pulseboard-broadcast']]);
+    for (const route of httpRoutes) {
+      expect(route.spec.parentRefs).toEqual([{ name: 'public', namespace: 'gateway-system' }]);
+      expect(route.spec.hostnames).toEqual(['pulseboard.example.com']);
+      const [rule] = route.spec.rules as { matches: { path: { type: string; value: string } }[]; backendRefs: { name: string; port: number }[] }[];
+      expect(rule!.backendRefs).toEqual([{ name: route.metadata.name, port: services.get(route.metadata.name)!.spec.ports[0].port }]);
+      for (const match of rule!.matches) expect(['Exact', 'PathPrefix']).toContain(match.path.type);
+    }
+    expect(httpRoutes[1]!.spec.rules[0].matches.map((m: { path: { value: string } }) => m.path.value)).toEqual(['/ws', '/', '/assets', '/favicon.ico']);
+    // Without a Gateway to attach to, no routes.
+    expect(helm(['template', 'pb', CHART, '--set', 'httpRoute.enabled=true']).output).toMatch(/parentRefs/);
+  });
+
   it('validates every rendered object against the Kubernetes 1.30 API, and the CRDs of prometheus-operator and KEDA against their schemas', async () => {
     // The 1.30 document is what the validator reads: every generated file of it says release-1.30.
     expect([...openApiVersions()]).toEqual([VERSION_MARKER]);
-    for (const object of [...rendered.default, ...rendered.production]) {
+    for (const object of [...rendered.default, ...rendered.production, ...rendered.exposed]) {
       const where = `${object.kind}/${object.metadata.name}`;
       const crd = CRD_GROUPS.has(object.apiVersion.split('/')[0]!);
       // Kubernetes' own kinds: fields, types and required fields of 1.30 (strict: no field 1.30 lacks).
@@ -119,7 +219,7 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
   });
 
   it('meets the policy: limits, not root, probes, a release tag; and the policy catches each breach', () => {
-    for (const object of [...rendered.default, ...rendered.production]) expect(policyViolations(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
+    for (const object of [...rendered.default, ...rendered.production, ...rendered.exposed]) expect(policyViolations(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
     const base = deployments(rendered.default)[0]!;
     const breach = (change: (container: any, pod: any) => void) => {
       const copy = structuredClone(base);
@@ -178,6 +278,22 @@ describe('chart and code cannot drift', () => {
   });
 });
 
+describe('client addresses behind the ingress', () => {
+  it('gives the gateway and broadcast TRUST_PROXY from trustProxy (empty by default: no proxy believed) and INTERNAL_PROXY_SECRET from the Secret', () => {
+    const secret = { DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://x', ADMIN_TOKEN: generateSecret(), SECRETS_KEY: generateSecret(), INTERNAL_PROXY_SECRET: generateSecret() };
+    const trusting = render([], { trustProxy: '10.42.0.0/16' });
+    for (const service of ['gateway', 'broadcast']) {
+      const env = containerEnv(deploymentOf(trusting, service), secret);
+      expect(env.TRUST_PROXY, service).toBe('10.42.0.0/16');
+      expect(env.INTERNAL_PROXY_SECRET, service).toBe(secret.INTERNAL_PROXY_SECRET);
+      expect(containerEnv(deploymentOf(render(), service), secret).TRUST_PROXY, service).toBe('');
+    }
+    expect(containerEnv(deploymentOf(trusting, 'store'), secret)).not.toHaveProperty('TRUST_PROXY');
+    // Not a list of addresses or ranges: refused at install.
+    expect(helm(['template', 'pb', CHART, '--set-string', 'trustProxy=everyone']).code).not.toBe(0);
+  });
+});
+
 describe('the rendered gateway runs', () => {
   let child: ReturnType<typeof spawn> | undefined;
   afterAll(() => {
@@ -207,21 +323,21 @@ describe('the rendered gateway runs', () => {
     const answer = await request(`${url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey) });
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ status: 'accepted', event_id: expect.any(Number) });
-  });
-});
-describe('client addresses behind the ingress', () => {
-  it('gives the gateway and broadcast TRUST_PROXY from trustProxy (empty by default: no proxy believed) and INTERNAL_PROXY_SECRET from the Secret', () => {
-    const secret = { DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://x', ADMIN_TOKEN: generateSecret(), SECRETS_KEY: generateSecret(), INTERNAL_PROXY_SECRET: generateSecret() };
-    const trusting = render([], { trustProxy: '10.42.0.0/16' });
-    for (const service of ['gateway', 'broadcast']) {
-      const env = containerEnv(deploymentOf(trusting, service), secret);
-      expect(env.TRUST_PROXY, service).toBe('10.42.0.0/16');
-      expect(env.INTERNAL_PROXY_SECRET, service).toBe(secret.INTERNAL_PROXY_SECRET);
-      expect(containerEnv(deploymentOf(render(), service), secret).TRUST_PROXY, service).toBe('');
-    }
-    expect(containerEnv(deploymentOf(trusting, 'store'), secret)).not.toHaveProperty('TRUST_PROXY');
-    // Not a list of addresses or ranges: refused at install.
-    expect(helm(['template', 'pb', CHART, '--set-string', 'trustProxy=everyone']).code).not.toBe(0);
-  });
-});
 
+    // What NOTES.txt prints after an install, from the admin token in the Secret to a first event, works as printed.
+    const install = helm(['install', 'pb', CHART, '--dry-run=client', '--namespace', 'pulseboard']);
+    expect(install.code, install.output).toBe(0);
+    const notes = install.output.slice(install.output.indexOf('NOTES:'));
+    expect(notes).toMatch(/kubectl --namespace pulseboard port-forward svc\/pb-pulseboard-gateway 8080:8080/);
+    const commands = notes.slice(notes.indexOf('\n2. ')).split('\n').filter((line) => line.startsWith('    ')).map((line) => line.trim());
+    expect(commands).toHaveLength(5);
+    // kubectl stands for the cluster: it answers the Secret's key, base64 as the API does, when asked for it exactly.
+    const kubectl = `kubectl() { [[ "$*" == "--namespace pulseboard get secret pulseboard-secrets -o jsonpath={.data.ADMIN_TOKEN}" ]] || { echo "unexpected: kubectl $*" >&2; return 1; }; printf %s "$ADMIN_TOKEN_B64"; }`;
+    const script = [kubectl, ...commands, 'echo', 'curl -sS -o /dev/null -w "user token: %{http_code}" "$PULSEBOARD_URL/api/v1/projects" -H "Authorization: Bearer $USER_TOKEN"'].join('\n');
+    const run = spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', PULSEBOARD_URL: url, ADMIN_TOKEN_B64: Buffer.from(env.ADMIN_TOKEN!).toString('base64') } });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout.split('\n')[0]!)).toMatchObject({ status: 'accepted', event_id: expect.any(Number) });
+    expect(run.stdout).toMatch(/user token: 200$/);
+  });
+});

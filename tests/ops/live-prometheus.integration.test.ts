@@ -8,6 +8,8 @@ import { envelope, freePort, request, waitFor, type ServiceProcess } from '@puls
 import { startPipeline } from '../e2e/harness.ts';
 import { httpReceiver } from '../e2e/receivers.ts';
 import { root } from './helm.ts';
+import { SERVICE_JOBS } from './monitoring.ts';
+import { selectors } from './promql.ts';
 
 const PROMETHEUS = process.env.PROMETHEUS ?? 'prometheus';
 const dashboard = JSON.parse(readFileSync(`${root}deploy/observability/grafana-dashboard.json`, 'utf8')) as { panels: { type: string; title: string; targets?: { expr: string }[] }[] };
@@ -45,6 +47,8 @@ describe('deploy/observability against a real Prometheus scraping the local stac
     // The rules as shipped, except that they fire at once and look back 10 s: the test cannot wait minutes.
     const quick = readFileSync(`${root}deploy/observability/alerts.yaml`, 'utf8').replace(/for: \d+m/g, 'for: 0s').replace(/\[\d+m\]/g, '[10s]');
     writeFileSync(join(dir, 'alerts.yaml'), quick);
+    // The jobs the ServiceMonitor's jobLabel gives on Kubernetes (chart-monitoring.integration.test.ts): the services' names.
+    expect(Object.keys(targets).sort()).toEqual([...SERVICE_JOBS].sort());
     const scrapes = Object.entries(targets).map(([job, target]) => `  - job_name: ${job}\n    static_configs: [{ targets: ['${target}'] }]`).join('\n');
     writeFileSync(join(dir, 'prometheus.yml'), `global: { scrape_interval: 1s, evaluation_interval: 1s }\nrule_files: [alerts.yaml]\nscrape_configs:\n${scrapes}\n`);
     const port = await freePort();
@@ -63,6 +67,10 @@ describe('deploy/observability against a real Prometheus scraping the local stac
     expect(hook.status).toBe(201);
     const tile = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'up', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'up' } }, notification_service_ids: [hook.body.data.id] } });
     expect(tile.status).toBe(201);
+    // A project over its burst limit: the refusals PulseboardEventsRefused reads.
+    const limited = await pipeline.provision({ burstLimit: 1 });
+    const refused = await Promise.all([0, 1, 2].map(() => request(`${pipeline.url}/ingest`, { token: limited.apiKey, body: envelope(limited.projectKey) })));
+    expect(refused.map((r) => r.status).sort()).toEqual([201, 429, 429]);
     load = (async () => {
       for (let i = 0; loading; i++) {
         await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { attributes: { up: i % 2 === 0 } }) }).catch(() => undefined);
@@ -99,24 +107,26 @@ describe('deploy/observability against a real Prometheus scraping the local stac
 
   it('every alert expression evaluates, and every metric it reads is scraped', async () => {
     const alerts = rules.groups.flatMap((g) => g.rules);
-    expect(alerts).toHaveLength(6);
+    expect(alerts).toHaveLength(8);
     for (const { alert, expr } of alerts) {
       const answer = await query(expr);
       expect(answer.status, `${alert}: ${answer.error}`).toBe('success');
-      const metrics = [...new Set(expr.match(/\bpulseboard_[a-z0-9_]+/g) ?? [])];
+      const metrics = [...new Set(selectors(expr).map((s) => s.metric!))];
       expect(metrics.length, alert).toBeGreaterThan(0);
       for (const metric of metrics) expect((await query(`count({__name__="${metric}"})`)).data.result, `${alert} reads ${metric}`).toHaveLength(1);
     }
   });
 
-  it('stopping the rule engine while events arrive fires PulseboardNoTileEvaluation', async () => {
-    const firing = async () => {
-      const body = (await (await fetch(`${prometheusUrl}/api/v1/alerts`)).json()) as { data: { alerts: { labels: { alertname: string }; state: string }[] } };
-      return body.data.alerts.some((a) => a.labels.alertname === 'PulseboardNoTileEvaluation' && a.state === 'firing');
-    };
+  it('stopping the rule engine while events arrive fires PulseboardNoTileEvaluation, and PulseboardServiceDown for its job alone', async () => {
+    const alerts = async () => ((await (await fetch(`${prometheusUrl}/api/v1/alerts`)).json()) as { data: { alerts: { labels: Record<string, string>; state: string }[] } }).data.alerts.filter((a) => a.state === 'firing');
+    const firing = async () => (await alerts()).some((a) => a.labels.alertname === 'PulseboardNoTileEvaluation');
+    const down = async () => (await alerts()).filter((a) => a.labels.alertname === 'PulseboardServiceDown').map((a) => a.labels.job);
     // Not firing while the engine works (a busy machine may pause it briefly: wait for that to pass).
     await waitFor(async () => !(await firing()), { what: 'PulseboardNoTileEvaluation not firing while the engine runs', timeoutMs: 30_000, intervalMs: 1000 });
+    expect(await down()).toEqual([]);
     await engine.kill('SIGTERM');
     await waitFor(firing, { what: 'PulseboardNoTileEvaluation firing', timeoutMs: 60_000, intervalMs: 1000 });
+    await waitFor(async () => (await down()).includes('rule-engine'), { what: 'PulseboardServiceDown firing for the rule engine', timeoutMs: 30_000, intervalMs: 1000 });
+    expect(await down()).toEqual(['rule-engine']);
   }, 90_000);
 });

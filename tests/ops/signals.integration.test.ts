@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, freePort, request, waitFor } from '@pulseboard/test-kit';
 import { startPipeline } from '../e2e/harness.ts';
+import { definedMetrics, exposedSeries, shippedExpressions } from './monitoring.ts';
+import { satisfies, selectors } from './promql.ts';
 import { promtool } from './promtool.ts';
 
 /**
@@ -66,5 +68,26 @@ describe('operator signals of the five services (real processes)', () => {
     const checked = await promtool(['check', 'metrics'], text);
     expect(checked.output).toBe('');
     expect(checked.code).toBe(0);
+  });
+
+  it("each service serves the metrics its source defines, and every metric of the dashboard and the alerts is served by a service their job matchers select", async () => {
+    const served = new Map<string, Set<string>>();
+    for (const service of services) {
+      const text = await (await fetch(`${ports[service]}/metrics`)).text();
+      const names = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) => (type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name!]));
+      served.set(service, new Set(names));
+    }
+    // What the chart test reads from the source (services/<service>/src) is what each running service serves.
+    const own = definedMetrics().filter((d) => d.service !== undefined);
+    expect(own.length).toBeGreaterThan(20);
+    for (const d of own) for (const { series } of exposedSeries(d)) expect(served.get(d.service!)!.has(series), `${d.service} serves ${series}`).toBe(true);
+    // Jobs here are the services' names, as on Kubernetes (the ServiceMonitor's jobLabel).
+    for (const { where, expr } of shippedExpressions()) {
+      for (const selector of selectors(expr)) {
+        if (selector.metric === 'up') continue;
+        const jobs = services.filter((job) => selector.matchers.filter((m) => m.label === 'job').every((m) => satisfies(m, job)));
+        expect(jobs.some((job) => served.get(job)!.has(selector.metric!)), `${where}: ${selector.metric} on ${jobs.join(', ')}`).toBe(true);
+      }
+    }
   });
 });

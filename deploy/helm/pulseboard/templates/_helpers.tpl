@@ -99,3 +99,34 @@ app.kubernetes.io/component: {{ .name }}
 {{- $values := index .root.Values .svc.key -}}
 {{- index ($values.env | default dict) .svc.topicEnv | default (index (.root.Values.config | default dict) .svc.topicEnv) | default .svc.topic -}}
 {{- end -}}
+
+{{/* The ServiceAccount of the services: the chart's own, or the one named (empty: the namespace's default). */}}
+{{- define "pulseboard.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}{{ .Values.serviceAccount.name | default (include "pulseboard.fullname" .) }}{{- else -}}{{ .Values.serviceAccount.name | default "default" }}{{- end -}}
+{{- end -}}
+
+{{/* The migrations hook Job's account: made as a hook itself, since the release's own objects do not exist yet when it runs. */}}
+{{- define "pulseboard.migrateServiceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}{{ printf "%s-migrate" (include "pulseboard.serviceAccountName" .) | trunc 63 | trimSuffix "-" }}{{- else -}}{{ include "pulseboard.serviceAccountName" . }}{{- end -}}
+{{- end -}}
+
+{{/* A pod's labels: podLabels, under the selector labels of (dict "root" $ "name" "gateway"), which win. */}}
+{{- define "pulseboard.podLabels" -}}
+{{- toYaml (merge (include "pulseboard.selector" . | fromYaml) (deepCopy (.root.Values.podLabels | default dict))) }}
+{{- end -}}
+
+{{/* nodeSelector, tolerations and affinity of every pod. */}}
+{{- define "pulseboard.scheduling" -}}
+{{- with .Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}

@@ -68,6 +68,8 @@ export class RefusalLog {
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private loggedMinute = -1;
+  private readonly loggedProjects = new Set<string>();
 
   constructor(
     private readonly redis: RedisClient,
@@ -89,6 +91,16 @@ export class RefusalLog {
     if (entry === undefined) {
       entry = { projectKey, minute, rateLimited: 0, quotaExceeded: 0, lastMs: 0, lastStatus: 429, reason: 'minute', limit: 0 };
       this.pending.set(id, entry);
+    }
+    // The project the PulseboardEventsRefused alert cannot name (its metric has no project label):
+    // one line per project and minute of refusals (per gateway), however many requests are refused.
+    if (minute !== this.loggedMinute) {
+      this.loggedMinute = minute;
+      this.loggedProjects.clear();
+    }
+    if (!this.loggedProjects.has(projectKey)) {
+      this.loggedProjects.add(projectKey);
+      this.logger.info({ event: 'ingest_refused', project_key: projectKey, status: refusal.kind === 'rate_limited' ? 429 : 402, reason: refusal.kind === 'rate_limited' ? refusal.window : 'monthly_quota', limit: refusal.limit });
     }
     if (refusal.kind === 'rate_limited') entry.rateLimited++;
     else entry.quotaExceeded++;
