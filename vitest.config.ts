@@ -20,6 +20,7 @@ const conditions = ['@pulseboard/source', 'module', 'node', 'development|product
 const INFRA_NEUTRAL = [
   'tests/ops/chart.integration.test.ts',
   'tests/ops/alerts.integration.test.ts',
+  'tests/ops/chart-monitoring.integration.test.ts',
   'tests/e2e/secrets-startup.integration.test.ts',
   'services/gateway/src/fuzz.integration.test.ts',
   'tests/e2e/broadcast-fuzz.integration.test.ts',
