@@ -32,7 +32,7 @@ describe('tile replay against the live rule engine', () => {
     await db?.end();
   });
 
-  const send = async (events: object[]) => {
+  const send = async (events: Record<string, unknown>[]) => {
     for (const event of events) {
       const res = await request(url('/ingest'), { token: project.apiKey, body: envelope(project.projectKey, event) });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -40,7 +40,7 @@ describe('tile replay against the live rule engine', () => {
   };
   const stored = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE project_key = $1', [project.projectKey])).rows[0]!.n;
 
-  it('equals the live state on the rule the engine ran, and shows what a changed rule implies without changing anything', async () => {
+  it('equals the live state on the rule the engine ran, shows what a changed rule implies, and applies it to the past', async () => {
     const created = await Promise.all(
       [latency(500), errors].map(async (rule, i) => (await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: `t${i}`, kind: 'metric', rule } })).body.data.id as number),
     );
@@ -77,6 +77,32 @@ describe('tile replay against the live rule engine', () => {
     // A dry run changes nothing.
     expect((await db.query('SELECT id, version FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [latencyTile])).rows).toEqual(before.rows);
     expect((await liveState(latencyTile)).status).toBe('unknown');
+
+    // Applied: the engine replaces the state and the history since the tile's creation with the replay's.
+    const applied = await replay(latencyTile, { dry_run: false });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.data).toMatchObject({ dry_run: false, equal: false, events_replayed: 3, changes_total: 3, state: { status: 'warning', value: 250, version: 8 }, live: { status: 'unknown', value: null, version: 4 } });
+    expect(await liveState(latencyTile)).toMatchObject({ status: 'warning', value: 250, version: 8 });
+    const history = async () =>
+      (await db.query('SELECT status, previous_status, value, version::int AS version, cause, event_id::text AS event_id, relay_stream FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [latencyTile])).rows;
+    // The replayed changes (not sent again: those transitions were told when they happened), then the one that moved the live state, sent.
+    expect((await history()).map((r) => [r.previous_status, r.status, r.value, r.version, r.cause, r.relay_stream === null])).toEqual([
+      ['unknown', 'ok', 120, 5, 'event', true],
+      ['ok', 'warning', 300, 6, 'event', true],
+      ['warning', 'warning', 250, 7, 'event', true],
+      ['unknown', 'warning', 250, 8, 'rule', false],
+    ]);
+    expect((await replay(latencyTile)).body.data).toMatchObject({ equal: true, state: { status: 'warning', value: 250 } });
+
+    // An event after the apply is applied once, on the replayed state.
+    await send([{ type: 'metric', name: 'latency', attributes: { ms: 150 } }]);
+    await waitFor(async () => (await liveState(latencyTile)).value === 150, { timeoutMs: 20_000, what: 'the next event evaluated' });
+    expect(await liveState(latencyTile)).toMatchObject({ status: 'ok', value: 150, version: 9 });
+    const after = await history();
+    expect(after).toHaveLength(5);
+    expect(after.at(-1)).toMatchObject({ previous_status: 'warning', status: 'ok', value: 150, version: 9, cause: 'event' });
+    await waitFor(async () => (await stored()) === events.length + 1, { timeoutMs: 20_000, what: 'the next event stored' });
+    expect((await replay(latencyTile)).body.data).toMatchObject({ equal: true, events_replayed: 4, state: { status: 'ok', value: 150 } });
   });
 
   it('refuses a since out of bounds with 400, another project’s tile with 404', async () => {

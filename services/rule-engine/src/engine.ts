@@ -3,9 +3,11 @@ import type { Logger } from 'pino';
 import { firstTraceparent, messageTraceparents, traceBatch, type Tracing } from '@pulseboard/config';
 import { OUTCOME_WANTED_HEADER, PROJECT_REVISION_HEADER, type IngestedEvent } from '@pulseboard/contracts';
 import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
-import { adoptRule, toRuleEvent, type CompiledTile, type TileState } from '@pulseboard/rules';
+import type { TileRule } from '@pulseboard/contracts';
+import { adoptRule, RulePreview, toRuleEvent, type CompiledTile, type TileState, type TileStateChange } from '@pulseboard/rules';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
-import { claimHistoryStream, loadStates, wakingTiles, type CommittedHistoryRow, type StoredState } from './repository.ts';
+import { claimHistoryStream, insertHistory, loadStates, wakingTiles, type CommittedHistoryRow, type StoredState } from './repository.ts';
+import { deleteHistorySince, finishReplay, published, renumbered, replayStored, takeReplay, waitForStore, type ReplayRequest, type ReplayResult } from './replay.ts';
 import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';
 import type { EngineMetrics } from './metrics.ts';
 
@@ -30,6 +32,9 @@ export interface EngineDeps {
   clock: () => number;
   /** The engine's consumer group: with the events topic and partition, it names the history relay stream. */
   groupId: string;
+  /** The events topic and the store's consumer group: a replay waits until the store has stored what the engine applied. */
+  eventsTopic: string;
+  storeGroupId: string;
   /** The events partition a project's events (and so its state) live on. */
   partitionOf: (projectKey: string) => number;
   /** Spans per batch (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
@@ -349,6 +354,69 @@ export class RuleEngine {
       set.record(row, next.projectKey, adoptRule(old, tile, before, now), before);
     }
     return set;
+  }
+
+  /**
+   * Applies a replay request (tile_replays, POST /tiles/:id/replay with
+   * dry_run false) if this instance holds the project's partition: in one
+   * transaction fenced by the claim and run between this partition's batches,
+   * the tile's current rule over the stored events this engine had applied
+   * (after the store has stored them all), its history since `since`
+   * replaced by the replay's (not relayed: those transitions were told when
+   * they happened), its state set to the replay's, and, when that differs from
+   * the live state, one closing change (cause `rule`, relayed: dashboards and
+   * notifications learn the state moved), then the outcome for the gateway.
+   * No event is applied twice or lost across the switch: batches after it
+   * start from the replayed state. Returns whether it was this instance's.
+   */
+  async applyReplay(request: ReplayRequest): Promise<boolean> {
+    const partition = this.deps.partitionOf(request.project_key);
+    if (!this.memory.has(partition)) return false;
+    // Rules at least as new as the gateway knew, adopted first in their own turn (as the control topic would).
+    const { change } = await this.deps.rules.atLeast(request.project_key, request.revision);
+    if (change !== undefined) await this.applyRuleChanges([change]);
+    const done = await this.consumer?.withClaim(partition, async (tx) => {
+      const memory = this.memory.get(partition);
+      if (memory === undefined || !(await takeReplay(tx, request.id))) return;
+      const fail = async (message: string, field?: string) => finishReplay(tx, request.id, { ok: false, message, ...(field === undefined ? {} : { field }) });
+      const project = await this.deps.rules.get(request.project_key);
+      const tile = project.rules.tiles.get(request.tile_id);
+      const row = project.rows.get(request.tile_id);
+      if (tile === undefined || row === undefined) return void (await fail('the tile no longer exists'));
+      const stored = await waitForStore(tx, { engineGroupId: this.deps.groupId, storeGroupId: this.deps.storeGroupId, topic: this.deps.eventsTopic, partition });
+      if (stored === undefined) return void (await fail('the store has not stored every event the rule engine applied yet; retry shortly'));
+      const now = this.deps.clock();
+      const replay = new RulePreview(row.rule as TileRule);
+      const end = await replayStored(tx, replay, { projectKey: request.project_key, since: request.since, partition, applied: stored.applied, now });
+      if (end === 'too_many') return void (await fail('covers more than 1000000 events (the most a replay reads); choose a later since', 'since'));
+      if (end === 'too_slow') return void (await fail('takes more than 10 s to read; choose a later since', 'since'));
+
+      const states = await this.projectStates(tx, memory, request.project_key);
+      const set = new ChangeSet(this.rulesRevision);
+      const before = states.get(tile.id);
+      const live: TileState = before ?? tile.evaluator.initialState();
+      // The live state as of now (its timer may not have fired yet), for the comparison.
+      const settled = before !== undefined && before.fingerprint === row.fingerprint ? tile.evaluator.advance(live, now).state : live;
+      const final = replay.current;
+      const equal = settled.status === final.status && settled.value === final.value;
+      await deleteHistorySince(tx, tile.id, request.since);
+      const replayed = renumbered(replay.changes, live.version);
+      await insertHistory(tx, replayed.map((c) => ({ tileId: tile.id, projectKey: request.project_key, tileName: row.name, change: c, rulesRevision: project.revision, relayStream: null, traceparent: null })));
+      let state: TileState = { ...final, version: live.version + replayed.length };
+      const changes: TileStateChange[] = [];
+      if (!equal) {
+        const closing: TileStateChange = { cause: 'rule', status: final.status, previous_status: settled.status, value: final.value, previous_value: settled.value, version: state.version + 1, event_id: null, changed_at: now };
+        changes.push(closing);
+        state = { ...state, version: closing.version, last_event_id: null, changed_at: now };
+      }
+      set.record(row, request.project_key, { state, changes, wakeAt: tile.evaluator.wakeAt(state) }, undefined);
+      await set.write(tx, partition, memory.stream, this.deps.topics);
+      const result: ReplayResult = { ok: true, state: published(state), live: published(live), equal, events_replayed: replay.matched, changes_total: replay.changeCount, until: new Date(now).toISOString() };
+      await finishReplay(tx, request.id, result);
+      this.deps.logger.info({ event: 'tile_replayed', tile_id: tile.id, project_key: request.project_key, events_replayed: replay.matched, changes: replay.changeCount, equal });
+      return () => this.commit(memory, set);
+    });
+    return done === true;
   }
 
   stop(): void {

@@ -59,6 +59,19 @@ const properties = {
     default: 500,
     description: "How often the relay writes how far it sent; a crash or hand-over sends up to this long's tile changes again (readers drop repeats by position).",
   },
+  RULE_ENGINE_REPLAY_POLL_MS: {
+    type: 'integer',
+    minimum: 50,
+    maximum: 10000,
+    default: 250,
+    description: 'How often each engine looks for replays to apply (POST /tiles/{id}/replay with dry_run false); a replay waits up to this long before it starts.',
+  },
+  STORE_GROUP_ID: {
+    type: 'string',
+    minLength: 1,
+    default: 'pulseboard-store',
+    description: "The store's consumer group (the store's STORE_GROUP_ID): a replay applied by the engine waits until the store has stored every event the engine applied.",
+  },
   RULE_ENGINE_HTTP_PORT: {
     type: 'integer',
     minimum: 0,

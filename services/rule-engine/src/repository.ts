@@ -89,9 +89,10 @@ export interface HistoryRow extends HistoryWrite {
  * positions are drawn from the sequence first and the smallest goes to the
  * first change (matched by number, so nothing depends on the order in which
  * the rows are produced). One session draws them in increasing order, so a
- * partition's positions grow with its transactions.
+ * partition's positions grow with its transactions. A row of no relay stream
+ * (null: a replayed change, replay.ts) is never sent.
  */
-export async function insertHistory(tx: PoolClient, writes: readonly HistoryRow[]): Promise<number[]> {
+export async function insertHistory(tx: PoolClient, writes: readonly (Omit<HistoryRow, 'relayStream'> & { relayStream: number | null })[]): Promise<number[]> {
   if (writes.length === 0) return [];
   const { rows } = await tx.query<{ id: number }>(prepared(
     `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createLogger, drainWithin, instrumentPool, kafkaBrokers, startOpsServer, startTracing, type Logger } from '@pulseboard/config';
+import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, startOpsServer, startTracing, type Logger } from '@pulseboard/config';
 import { TOPICS, createAjv, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
 import { BatchingProducer, OutboxRelay, createKafka, outboxSource, ensureTopics, instrumentKafka, partitionCount, partitionForKey, runFanOutConsumer, runStateConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
@@ -9,6 +9,7 @@ import { createEngineMetrics } from './metrics.ts';
 import { RulesCache } from './rules-cache.ts';
 import { committedEntries, historySource } from './repository.ts';
 import { readRelayBacklog } from './relay-backlog.ts';
+import { pendingReplays } from './replay.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 const OFFSETS_TABLE = 'rule_engine_offsets';
@@ -38,7 +39,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   const metrics = createEngineMetrics();
   instrumentPool(metrics.registry, pool);
   metrics.watchRelayBacklog(() => readRelayBacklog(pool, { groupId: env.RULE_ENGINE_GROUP_ID, eventsTopic: env.TOPIC_EVENTS }));
-  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-rule-engine`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-rule-engine`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger, security: kafkaSecurity(env) });
   const kafkaSignals = instrumentKafka(kafka, metrics.registry, { lagging: [{ groupId: env.RULE_ENGINE_GROUP_ID, topic: env.TOPIC_EVENTS }] });
   await ensureTopics(kafka, [
     TOPICS.events.spec(env.TOPIC_EVENTS, env),
@@ -76,6 +77,8 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     topics: { ruleOutcomes: env.TOPIC_RULE_OUTCOMES, outboxTable: OUTBOX_TABLE },
     clock: options.clock ?? Date.now,
     groupId: env.RULE_ENGINE_GROUP_ID,
+    eventsTopic: env.TOPIC_EVENTS,
+    storeGroupId: env.STORE_GROUP_ID,
     partitionOf: (projectKey) => partitionForKey(projectKey, partitions),
     onCommitted: (wrote) => {
       // A claimed partition's stream is read from its cursor (a former owner may have left rows); after a
@@ -143,6 +146,18 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   };
   const poller = setInterval(() => void refreshRules(), env.RULE_ENGINE_RULES_POLL_MS);
 
+  // Replays to apply (tile_replays): each taken by the instance that holds its project's partition.
+  let replaying: Promise<void> | undefined;
+  const runReplays = () => {
+    replaying ??= (async () => {
+      for (const request of await pendingReplays(pool)) await engine.applyReplay(request);
+    })()
+      .catch((error: unknown) => logger.warn({ event: 'tile_replay_failed', err: error }))
+      .finally(() => (replaying = undefined));
+    return replaying;
+  };
+  const replayPoller = setInterval(() => void runReplays(), env.RULE_ENGINE_REPLAY_POLL_MS);
+
   const ops = env.RULE_ENGINE_HTTP_PORT === 0 ? undefined : await startOpsServer({ port: env.RULE_ENGINE_HTTP_PORT, host: env.RULE_ENGINE_HTTP_HOST, registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() }) });
   logger.info({ event: 'rule_engine_started', topic: env.TOPIC_EVENTS, group: env.RULE_ENGINE_GROUP_ID, partitions });
 
@@ -154,10 +169,12 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     stop() {
       // Order: no new work (rules, timers, batches), send what committed work left in the outbox, then close.
       clearInterval(poller);
+      clearInterval(replayPoller);
       let owned: number[] = [];
       stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'rule-engine', [
         ['control_feed', () => control?.stop()],
         ['rules_poll', () => polling],
+        ['replays', () => replaying],
         ['engine', () => ((owned = consumer.claimedPartitions()), engine.stop())],
         ['consumer', () => consumer.stop()],
         // The last batches' messages leave now rather than at the next owner's claim.

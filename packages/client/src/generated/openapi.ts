@@ -558,7 +558,7 @@ export interface paths {
         put?: never;
         /**
          * Replay a tile's rule over its stored events
-         * @description The state the tile's current rule gives over the project's events received since `since` (default: the tile's creation; at most 24 h ago), each applied in the order the rule engine met them, by the engine's own evaluator, compared with the live state. At most 1,000,000 events read and `PREVIEW_TIME_LIMIT_MS` (10 s) spent reading: beyond, 400 `validation_error` on `since`.
+         * @description The state the tile's current rule gives over the project's events received since `since` (default: the tile's creation; at most 24 h ago), each applied in the order the rule engine met them, by the engine's own evaluator, compared with the live state. At most 1,000,000 events read and `PREVIEW_TIME_LIMIT_MS` (10 s) spent reading: beyond, 400 `validation_error` on `since`. With `dry_run: false` the rule engine applies it: in one transaction ordered with its own writes for the tile, over every event it had applied (once the store has stored them), the tile's state and its history since `since` become the replay's, and a closing change (cause `rule`) carries the live state's move to dashboards and notifications; 503 when the engine did not take it within 30 s (nothing changed).
          */
         post: operations["postApiV1TilesIdReplay"];
         delete?: never;

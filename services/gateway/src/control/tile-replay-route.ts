@@ -6,10 +6,14 @@ import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, SECURITY } from '..
 import { parseTime } from '../params/time-window.ts';
 import { scanPreviewEvents } from '../repositories/preview-events.ts';
 import { findEvaluatedTileState } from '../repositories/tile-states.ts';
+import { awaitReplay, requestReplay } from '../repositories/tile-replays.ts';
 import type { TileRecord } from '../repositories/tiles.ts';
 import { presentTileState } from './present.ts';
 import { PREVIEW_LIMITS } from './tile-preview-route.ts';
 import { replayTileBody, type ReplayTileBody } from './tile-schemas.ts';
+
+/** How long POST /tiles/:id/replay with dry_run false waits for the rule engine's outcome (its store wait and read included). */
+const APPLY_WAIT_MS = 30_000;
 
 const invalid = (field: string, message: string) => new PulseboardError('validation_error', { details: { [field]: [message] } });
 const asList = (value: string | readonly string[] | undefined) => (value === undefined ? undefined : typeof value === 'string' ? [value] : value);
@@ -55,11 +59,34 @@ export function registerTileReplay(api: FastifyInstance, pool: Pool, loadTile: (
   const schema = {
     tags: ['tiles'],
     summary: "Replay a tile's rule over its stored events",
-    description: `The state the tile's current rule gives over the project's events received since \`since\` (default: the tile's creation; at most 24 h ago), each applied in the order the rule engine met them, by the engine's own evaluator, compared with the live state. At most ${PREVIEW_LIMITS.maxEvents.toLocaleString('en')} events read and \`PREVIEW_TIME_LIMIT_MS\` (10 s) spent reading: beyond, 400 \`validation_error\` on \`since\`.`,
+    description: `The state the tile's current rule gives over the project's events received since \`since\` (default: the tile's creation; at most 24 h ago), each applied in the order the rule engine met them, by the engine's own evaluator, compared with the live state. At most ${PREVIEW_LIMITS.maxEvents.toLocaleString('en')} events read and \`PREVIEW_TIME_LIMIT_MS\` (10 s) spent reading: beyond, 400 \`validation_error\` on \`since\`. With \`dry_run: false\` the rule engine applies it: in one transaction ordered with its own writes for the tile, over every event it had applied (once the store has stored them), the tile's state and its history since \`since\` become the replay's, and a closing change (cause \`rule\`) carries the live state's move to dashboards and notifications; 503 when the engine did not take it within 30 s (nothing changed).`,
     security: SECURITY.projectKeyOrUserToken,
     body: { $ref: replayTileBody.$id },
     response: { 200: data(tileReplaySchema, 'The replay'), ...errors('envelope', [...BODY_ERRORS, 404, 503, ...AUTHENTICATED]) },
   };
+  /**
+   * dry_run false: the rule engine applies it (it owns tile state and history), in its own
+   * transaction ordered with its batches for the tile's partition; this waits for the outcome.
+   */
+  const apply = async (tile: TileRecord, since: Date) => {
+    const id = await requestReplay(pool, tile.id, tile.project_key, since);
+    const outcome = await awaitReplay(pool, id, APPLY_WAIT_MS);
+    if (outcome === undefined) throw new PulseboardError('service_unavailable', { message: 'The rule engine did not take the replay in time; nothing was changed; retry shortly' });
+    if (!outcome.ok) throw outcome.field === undefined ? new PulseboardError('service_unavailable', { message: outcome.message }) : invalid(outcome.field, outcome.message);
+    const at = (state: typeof outcome.state) => ({ ...state, changed_at: state.changed_at === null ? null : new Date(state.changed_at) });
+    return {
+      tile_id: tile.id,
+      since: since.toISOString(),
+      until: outcome.until,
+      dry_run: false,
+      equal: outcome.equal,
+      state: presentTileState(tile, at(outcome.state)),
+      live: presentTileState(tile, at(outcome.live)),
+      events_replayed: outcome.events_replayed,
+      changes_total: outcome.changes_total,
+    };
+  };
+
   api.post<{ Params: { id: string }; Body: ReplayTileBody | undefined }>('/api/v1/tiles/:id/replay', { preValidation: loadTile, config: { openapi: { params: idParams } }, schema }, async (request, reply) => {
     const tile = request.targetTile!;
     const body: ReplayTileBody = request.body ?? { dry_run: true };
@@ -69,7 +96,7 @@ export function registerTileReplay(api: FastifyInstance, pool: Pool, loadTile: (
     if (since === undefined) throw invalid('since', 'is not a valid ISO 8601 timestamp');
     if (since.getTime() < oldest) throw invalid('since', 'must be at most 24 h ago');
     if (since.getTime() > now) throw invalid('since', 'must not be in the future');
-    if (body.dry_run === false) throw invalid('dry_run', 'false (applying a replay) is not available yet');
+    if (body.dry_run === false) return reply.send({ data: await apply(tile, since) });
     if (running >= PREVIEW_LIMITS.concurrentPerGateway) throw new PulseboardError('service_unavailable', { message: 'Too many replays are running; retry shortly' });
     running++;
     let outcome: ReplayOutcome;

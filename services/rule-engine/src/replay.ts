@@ -1,0 +1,156 @@
+import type { Pool, PoolClient } from 'pg';
+import type { TileStatus, TileValue } from '@pulseboard/contracts';
+import { RulePreview, type RuleEvent, type TileState, type TileStateChange } from '@pulseboard/rules';
+
+/**
+ * Applying a replay (POST /tiles/:id/replay, dry_run false) inside the
+ * engine: the requests the gateway writes to tile_replays, the stored events
+ * read in the order this engine met them, and the outcome written back.
+ */
+
+export interface ReplayRequest {
+  id: number;
+  tile_id: number;
+  project_key: string;
+  since: Date;
+  revision: number;
+}
+
+/** The bounds a replay is held to (the preview's: docs/api.md, Replay). */
+export const REPLAY_LIMITS = { maxEvents: 1_000_000, timeLimitMs: 10_000, storeWaitMs: 10_000 };
+
+/** What the gateway reads back: the outcome, or why there is none (a 400 on `field`, else a 503). */
+export type ReplayResult =
+  | { ok: true; state: PublishedState; live: PublishedState; equal: boolean; events_replayed: number; changes_total: number; until: string }
+  | { ok: false; field?: string; message: string };
+
+export interface PublishedState {
+  status: TileStatus;
+  value: TileValue;
+  version: number;
+  last_event_id: number | null;
+  changed_at: string | null;
+}
+
+export async function pendingReplays(pool: Pool): Promise<ReplayRequest[]> {
+  const { rows } = await pool.query<ReplayRequest>("SELECT id::int, tile_id::int, project_key, since, revision::int FROM tile_replays WHERE status = 'pending' ORDER BY id LIMIT 20");
+  return rows;
+}
+
+/** Takes a request in the claim's transaction (its row locked until that commits); false when it was cancelled or taken meanwhile. */
+export async function takeReplay(tx: PoolClient, id: number): Promise<boolean> {
+  const { rowCount } = await tx.query("SELECT 1 FROM tile_replays WHERE id = $1 AND status = 'pending' FOR UPDATE", [id]);
+  return rowCount === 1;
+}
+
+export async function finishReplay(tx: PoolClient, id: number, result: ReplayResult): Promise<void> {
+  await tx.query('UPDATE tile_replays SET status = $2, result = $3, finished_at = now() WHERE id = $1', [id, result.ok ? 'done' : 'failed', JSON.stringify(result)]);
+}
+
+/**
+ * The next offset this engine will apply on the partition (what its
+ * transactions committed: the claim's transaction runs between batches), then
+ * waits until the store has stored every event before it: the store and the
+ * engine are separate consumers of the same partition. False when the store
+ * stays behind for `storeWaitMs`.
+ */
+export async function waitForStore(tx: PoolClient, key: { engineGroupId: string; storeGroupId: string; topic: string; partition: number }): Promise<{ applied: number } | undefined> {
+  const engine = await tx.query<{ next: string }>('SELECT next_offset::text AS next FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3', [key.engineGroupId, key.topic, key.partition]);
+  const applied = Number(engine.rows[0]?.next ?? -1);
+  if (applied < 0) return { applied: 0 };
+  const deadline = Date.now() + REPLAY_LIMITS.storeWaitMs;
+  for (;;) {
+    // Read committed: each statement sees what the store committed meanwhile.
+    const store = await tx.query<{ next: string }>('SELECT next_offset::text AS next FROM store_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3', [key.storeGroupId, key.topic, key.partition]);
+    if (Number(store.rows[0]?.next ?? -1) >= applied) return { applied };
+    if (Date.now() > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  name: string;
+  time: number;
+  received: number;
+  severity: string | null;
+  source: string | null;
+  channel: string | null;
+  labels: string[];
+  attributes: Record<string, unknown>;
+}
+
+const BATCH = 5000;
+
+/**
+ * The tile's rule over the project's stored events received from `since` on,
+ * of this partition up to `applied` (what this engine had applied), in the
+ * order it met them, each at the time the gateway received it; time-driven
+ * changes at their due times up to `now`. Through a cursor in the claim's
+ * transaction, within the replay's bounds.
+ */
+export async function replayStored(
+  tx: PoolClient,
+  preview: RulePreview,
+  scan: { projectKey: string; since: Date; partition: number; applied: number; now: number },
+): Promise<'done' | 'too_many' | 'too_slow'> {
+  const deadline = Date.now() + REPLAY_LIMITS.timeLimitMs;
+  await tx.query(
+    `DECLARE tile_replay NO SCROLL CURSOR FOR
+       SELECT id::text, type, name, (extract(epoch FROM occurred_at) * 1000)::float8 AS time, (extract(epoch FROM received_at) * 1000)::float8 AS received, severity, source, channel, labels, attributes
+         FROM events WHERE project_key = $1 AND received_at >= $2 AND (kafka_partition IS NULL OR (kafka_partition = $3 AND kafka_offset < $4))
+        ORDER BY kafka_partition NULLS FIRST, kafka_offset, received_at, id`,
+    [scan.projectKey, scan.since, scan.partition, scan.applied],
+  );
+  let seen = 0;
+  let end: 'done' | 'too_many' | 'too_slow' = 'done';
+  for (;;) {
+    const { rows } = await tx.query<EventRow>(`FETCH ${BATCH} FROM tile_replay`);
+    seen += rows.length;
+    if (seen > REPLAY_LIMITS.maxEvents) {
+      end = 'too_many';
+      break;
+    }
+    for (const row of rows) preview.push(toRuleEvent(row), Math.floor(row.received));
+    if (rows.length < BATCH) break;
+    if (Date.now() > deadline) {
+      end = 'too_slow';
+      break;
+    }
+  }
+  await tx.query('CLOSE tile_replay');
+  preview.finish(scan.now);
+  return end;
+}
+
+function toRuleEvent(row: EventRow): RuleEvent {
+  return {
+    id: Number(row.id),
+    type: row.type,
+    name: row.name,
+    time: Math.floor(row.time),
+    severity: row.severity ?? undefined,
+    source: row.source ?? undefined,
+    channel: row.channel ?? undefined,
+    labels: row.labels,
+    attributes: row.attributes,
+  };
+}
+
+/** The tile's history from `since` on goes: the replay's takes its place. */
+export async function deleteHistorySince(tx: PoolClient, tileId: number, since: Date): Promise<number> {
+  const { rowCount } = await tx.query('DELETE FROM tile_state_history WHERE tile_id = $1 AND changed_at >= $2', [tileId, since]);
+  return rowCount ?? 0;
+}
+
+export const published = (state: TileState): PublishedState => ({
+  status: state.status,
+  value: state.value,
+  version: state.version,
+  last_event_id: state.last_event_id,
+  changed_at: state.changed_at === null ? null : new Date(state.changed_at).toISOString(),
+});
+
+/** The replay's changes numbered on from the live version `base`, so every reader that orders by version takes them as newer. */
+export const renumbered = (changes: readonly TileStateChange[], base: number): TileStateChange[] => changes.map((c, i) => ({ ...c, version: base + i + 1 }));
