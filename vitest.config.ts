@@ -29,6 +29,7 @@ const INFRA_NEUTRAL = [
   'tests/e2e/cli-client.integration.test.ts',
   'tests/e2e/client.integration.test.ts',
   'tests/e2e/client-outage.integration.test.ts',
+  'tests/e2e/packaging.integration.test.ts',
   'tests/e2e/dashboard.integration.test.ts',
   'tests/e2e/seed-demo.integration.test.ts',
   'tests/e2e/demo-traffic.integration.test.ts',

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The workspace's sources are TypeScript run through tsx (no build step).
+// Inside the workspace the bin runs the TypeScript sources through tsx (no build
+// step); the published package's bin is the compiled dist/main.js (publishConfig.bin).
 import { register } from 'tsx/esm/api';
 
 register();

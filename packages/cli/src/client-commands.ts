@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import WebSocket from 'ws';
-import { PulseboardClient, type FailedOutcome, type PulseboardEvent, type Query, type WebSocketConstructor } from '@pulseboard/client';
+import { PulseboardClient, type EventTailFilters, type FailedOutcome, type PulseboardEvent, type Query, type WebSocketConstructor } from '@pulseboard/client';
 import type { Io } from './program.ts';
 
 /** A usage or input problem of the client commands: printed as `error: ...`, exit 1. */
@@ -98,24 +98,46 @@ export function addClientCommands(program: Command, io: Io): void {
 
   program
     .command('tail')
-    .description("print a project's tile changes as they happen (one JSON line each) until interrupted")
+    .description("print a project's tile changes as they happen (one JSON line each), and with --events its events, until interrupted")
     .argument('<project>', 'project key')
     .option('--since <position>', 'start after this change position (default: the current tiles, then live)', integer)
-    .option('--count <n>', 'exit after n changes', integer)
-    .action(async (project: string, o: { since?: number; count?: number }) => {
+    .option('--count <n>', 'exit after n lines after the snapshot (tile changes and events)', integer)
+    .option('--events', 'also print the project\'s events as the gateway accepts them ({"type":"event",...} lines), filtered by the options below')
+    .option('--type <type>', 'with --events: events of this type')
+    .option('--name <name>', 'with --events: events of this name')
+    .option('--severity <severity>', 'with --events: events of this severity')
+    .option('--channel <channel>', 'with --events: events of this channel')
+    .option('--label <label>', 'with --events: a label every event must carry (repeatable)', collect)
+    .action(async (project: string, o: { since?: number; count?: number; events?: boolean; type?: string; name?: string; severity?: string; channel?: string; label?: string[] }) => {
+      const filters = { type: o.type, name: o.name, severity: o.severity, channel: o.channel, label: o.label };
+      const given = Object.entries(filters).filter(([, v]) => v !== undefined);
+      if (o.events !== true && given.length > 0) throw new CliInputError(`--${given.map(([k]) => k).join(', --')} filter events: add --events`);
       const c = client();
       let seen = 0;
       await new Promise<void>((resolve, reject) => {
+        const line = (value: unknown) => {
+          io.out(`${JSON.stringify(value)}\n`);
+          if (o.count !== undefined && ++seen >= o.count) {
+            sub.close();
+            resolve();
+          }
+        };
         const sub = c.subscribe(project, {
           WebSocket: WebSocket as unknown as WebSocketConstructor,
           ...(o.since === undefined ? {} : { since: o.since }),
+          ...(o.events === true ? { events: Object.fromEntries(given) as EventTailFilters } : {}),
           onSnapshot: (s) => io.out(`${JSON.stringify(s)}\n`),
           onSubscribed: (s) => io.err(`subscribed to ${project} at position ${s.position}${s.reconnects > 0 ? ` (reconnect ${s.reconnects}, ${s.resumed ? 'resumed' : 'from a snapshot'})` : ''}\n`),
-          onChange: (change) => {
-            io.out(`${JSON.stringify(change)}\n`);
-            if (o.count !== undefined && ++seen >= o.count) {
+          onChange: (change) => line(change),
+          // Tile changes print as the change itself (as before); events as the protocol's message, so a line says which it is.
+          onEvent: (event) => line({ type: 'event', v: 1, project, event }),
+          onSkipped: (skipped) => io.err(`skipped ${skipped.count} event(s) (${skipped.reason === 'rate' ? "over the server's rate" : 'reading too slowly'})\n`),
+          onMessage: (message) => {
+            if (message.type === 'tailing') io.err(`tailing events of ${project}${Object.keys(message.filters).length === 0 ? '' : ` where ${JSON.stringify(message.filters)}`} (at most ${message.max_per_second}/s)\n`);
+            // A refused tail (bad filters close the socket with 4000 instead) ends the command.
+            if (message.type === 'error' && message.code !== 'project_not_found') {
               sub.close();
-              resolve();
+              reject(new CliInputError(`${message.code}: ${message.message}`));
             }
           },
           onError: (error) => reject(new CliInputError(error.message)),

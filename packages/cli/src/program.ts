@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { PulseboardApiError, PulseboardNetworkError } from '@pulseboard/client';
 import { AdminApiError, AdminClient } from './admin-client.ts';
@@ -13,6 +14,9 @@ export interface Io {
   onInterrupt?: (stop: () => void) => void;
 }
 
+/** This package's version: package.json is one directory above src/ and dist/ alike. */
+export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 function integer(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be a non-negative integer');
   return Number(value);
@@ -26,6 +30,7 @@ function integer(value: string): number {
 export function buildProgram(io: Io): Command {
   const program = new Command('pulseboard')
     .description('Send events, follow tiles and operate a Pulseboard installation')
+    .version(VERSION, '-V, --version', 'print the version')
     .option('--url <url>', 'gateway base URL (env PULSEBOARD_URL)', io.env.PULSEBOARD_URL ?? 'http://127.0.0.1:8080')
     .option('--admin-token <token>', 'the installation\'s ADMIN_TOKEN (env ADMIN_TOKEN; prefer the env: flags show up in process lists)')
     .configureOutput({ writeOut: io.out, writeErr: io.err })

@@ -1,8 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PulseboardApiError } from './errors.ts';
-import { EventSender, type FailedOutcome, type SenderOptions } from './sender.ts';
+import { EventSender, type FailedOutcome, type SendFailure, type SenderOptions } from './sender.ts';
 
 interface Seen {
   key: string;
@@ -14,7 +14,7 @@ interface Seen {
 /** A stand-in gateway on loopback that answers from a script: the client's logic is what is under test here. */
 async function gateway(answer: (seen: Seen, n: number) => { status: number; body?: unknown; headers?: Record<string, string> } | 'hang') {
   const seen: Seen[] = [];
-  const server: Server = createServer(async (req: IncomingMessage, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);
@@ -25,7 +25,9 @@ async function gateway(answer: (seen: Seen, n: number) => { status: number; body
     if (a === 'hang') return;
     res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
     res.end(a.body === undefined ? '' : JSON.stringify(a.body));
-  });
+  };
+  // A failure in serve is an unhandled rejection, which fails the test run.
+  const server: Server = createServer((req, res) => void serve(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   servers.push(server);
@@ -152,10 +154,110 @@ describe('EventSender', () => {
 
   it('gives a batch up after maxElapsedMs of retryable failures', async () => {
     const gw = await gateway(() => ({ status: 503, body: { status: 'error', code: 'service_unavailable', message: 'down' } }));
-    const s = sender(gw.url, { retry: { ...fast, maxElapsedMs: 100 } });
+    const s = sender(gw.url, { retry: { ...fast, maxElapsedMs: 100 }, logger: false });
     await s.send(event(1));
     const stats = await s.flush();
     expect(stats.failed).toBe(1);
     expect(stats.retries).toBeGreaterThan(0);
+  });
+
+  describe('failures are never silent', () => {
+    const refused = { status: 429, body: { status: 'error', code: 'rate_limit_exceeded', message: 'hourly request limit reached', retry_after: 3600 }, headers: { 'retry-after': '3600' } };
+    const logged = () => {
+      const lines: string[] = [];
+      return { lines, logger: { error: (line: string) => lines.push(line) } };
+    };
+
+    it('logs a 429 given up (Retry-After past maxElapsedMs) by default, and flush() returns the event with status and code', async () => {
+      const gw = await gateway(() => refused);
+      const log = logged();
+      const s = sender(gw.url, { logger: log.logger });
+      expect(await s.send(event(1))).toBe(true);
+      const result = await s.flush();
+      expect(result).toMatchObject({ sent: 0, failed: 1, failuresOmitted: 0 });
+      expect(result.failures).toEqual([{ event: event(1), reason: 'gave_up', status: 429, code: 'rate_limit_exceeded', message: 'hourly request limit reached' }]);
+      expect(log.lines).toEqual(['[pulseboard] 1 event not stored (given up after 1 attempt): 429 rate_limit_exceeded: hourly request limit reached']);
+      // Reported once: the next flush starts empty.
+      expect((await s.flush()).failures).toEqual([]);
+    });
+
+    it('writes to stderr through console when no logger is given', async () => {
+      const gw = await gateway(() => ({ status: 400, body: { status: 'error', code: 'validation_error', message: 'bad event' } }));
+      const original = console.error;
+      const lines: unknown[][] = [];
+      console.error = (...args: unknown[]) => void lines.push(args);
+      try {
+        const s = sender(gw.url);
+        await s.send(event(1));
+        expect((await s.close()).failures).toMatchObject([{ reason: 'refused', status: 400, code: 'validation_error' }]);
+      } finally {
+        console.error = original;
+      }
+      expect(lines).toEqual([['[pulseboard] 1 event not stored (refused): 400 validation_error: bad event']]);
+    });
+
+    it("gives each failure to an 'error' listener (then the logger stays quiet), off() removes it", async () => {
+      const gw = await gateway(() => ({ status: 403, body: { error: { code: 'forbidden', message: 'no' } } }));
+      const log = logged();
+      const seen: SendFailure[] = [];
+      const listener = (f: SendFailure) => seen.push(f);
+      const s = sender(gw.url, { logger: log.logger, batchSize: 2 }).on('error', listener);
+      await s.send(event(1));
+      await s.send(event(2));
+      await s.flush();
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ reason: 'refused', status: 403, code: 'forbidden', message: 'no', attempts: 1, events: [event(1), event(2)] });
+      expect(seen[0]!.error).toBeInstanceOf(PulseboardApiError);
+      expect(log.lines).toEqual([]);
+      s.off('error', listener);
+      await s.send(event(3));
+      await s.flush();
+      expect(seen).toHaveLength(1);
+      expect(log.lines).toHaveLength(1);
+    });
+
+    it('reports an unreachable gateway as network_error after retries, and a hook still gets it (without a log line)', async () => {
+      const log = logged();
+      const failed: FailedOutcome[] = [];
+      // A port nothing listens on (the gateway helper's server, closed).
+      const gw = await gateway(() => ok);
+      await new Promise((resolve) => servers.pop()!.close(resolve));
+      const s = sender(gw.url, { logger: log.logger, retry: { ...fast, maxElapsedMs: 60 }, hooks: { onFailed: (f) => failed.push(f) } });
+      await s.send(event(1));
+      const result = await s.flush();
+      expect(result.failures).toMatchObject([{ reason: 'gave_up', code: 'network_error' }]);
+      expect(result.failures[0]).not.toHaveProperty('status');
+      expect(failed).toHaveLength(1);
+      expect(log.lines).toEqual([]);
+    });
+
+    it("reports drops (whenFull 'drop', too large) to the logger and in flush(); logger: false silences only the log", async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const gw = await gateway(() => ok);
+      const log = logged();
+      const s = sender(gw.url, { logger: log.logger, maxBufferEvents: 1, whenFull: 'drop', batchSize: 1, fetch: async (...a) => (await gate, fetch(...a)) });
+      expect(await s.send(event(1))).toBe(true);
+      expect(await s.send(event(2))).toBe(false);
+      release();
+      const result = await s.flush();
+      expect(result).toMatchObject({ sent: 1, dropped: 1 });
+      expect(result.failures).toMatchObject([{ event: event(2), reason: 'dropped', code: 'buffer_full' }]);
+      expect(log.lines).toHaveLength(1);
+      expect(log.lines[0]).toMatch(/^\[pulseboard\] 1 event not stored \(dropped\): buffer_full: /);
+
+      const quiet = sender(gw.url, { logger: false, maxBufferBytes: 10 });
+      expect(await quiet.send(event(3))).toBe(false);
+      expect((await quiet.flush()).failures).toMatchObject([{ reason: 'dropped', code: 'too_large' }]);
+    });
+
+    it('keeps at most 1,000 failures between flushes and counts the rest', async () => {
+      const gw = await gateway(() => ({ status: 400, body: { status: 'error', code: 'validation_error', message: 'no' } }));
+      const s = sender(gw.url, { logger: false });
+      for (let i = 0; i < 1050; i++) await s.send(event(i));
+      const result = await s.flush();
+      expect(result).toMatchObject({ failed: 1050, failuresOmitted: 50 });
+      expect(result.failures).toHaveLength(1000);
+    });
   });
 });

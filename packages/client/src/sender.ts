@@ -1,5 +1,5 @@
 import { backoffDelay, sleep, type BackoffOptions } from './backoff.ts';
-import { ClientClosedError, isRetryable, PulseboardApiError } from './errors.ts';
+import { ClientClosedError, isRetryable, PulseboardApiError, PulseboardNetworkError } from './errors.ts';
 import type { components } from './generated/openapi.ts';
 import { gzip, httpCall, newIdempotencyKey } from './http.ts';
 
@@ -26,6 +26,53 @@ export interface FailedOutcome {
   error: unknown;
   idempotencyKey: string;
 }
+
+/**
+ * Events the client could not store, as the `error` event, the logger and
+ * `flush()` report them: `refused` (the gateway answered 4xx that a retry
+ * cannot change), `gave_up` (retryable failures, 429 included, until
+ * `retry.maxElapsedMs` or a Retry-After beyond it), `dropped` (not queued:
+ * `whenFull: 'drop'` with a full buffer, or one event larger than the buffer).
+ */
+export interface SendFailure {
+  reason: 'refused' | 'gave_up' | 'dropped';
+  /** The events concerned (as sent: `timestamp`, `attributes` and `project_key` filled in). */
+  events: unknown[];
+  /** The HTTP status, when the gateway answered. */
+  status?: number;
+  /** The API's error code (e.g. `rate_limit_exceeded`, `validation_error`), `network_error`, `buffer_full` or `too_large`. */
+  code: string;
+  message: string;
+  /** Requests made for these events (0 when dropped). */
+  attempts: number;
+  /** The PulseboardApiError or PulseboardNetworkError behind it, if any. */
+  error?: unknown;
+}
+
+/** One event that was not stored, in `flush()`'s and `close()`'s result. */
+export interface EventFailure {
+  event: unknown;
+  reason: SendFailure['reason'];
+  status?: number;
+  code: string;
+  message: string;
+}
+
+export interface FlushResult extends SenderStats {
+  /**
+   * The events not stored since the previous `flush()`/`close()` returned
+   * (at most 1,000, oldest first; `failuresOmitted` counts the rest).
+   */
+  failures: EventFailure[];
+  failuresOmitted: number;
+}
+
+/** Where failures go when nothing else takes them (default: `console`, i.e. stderr on Node). */
+export interface SenderLogger {
+  error: (message: string) => void;
+}
+
+export type SenderErrorListener = (failure: SendFailure) => void;
 
 export interface SenderHooks {
   /** A request was stored (2xx). */
@@ -73,6 +120,14 @@ export interface SenderOptions {
   /** Per attempt (ms). Default 30,000. */
   requestTimeoutMs?: number;
   hooks?: SenderHooks;
+  /**
+   * Reports events that were not stored when neither an `error` listener
+   * (`on('error', ...)`) nor the matching hook (`onFailed`, `onDropped`) is
+   * there to take them: one line each, `logger.error('[pulseboard] ...')`.
+   * Default `console`; `false` silences it (failures still count in
+   * `stats()` and come back from `flush()`).
+   */
+  logger?: SenderLogger | false;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof fetch;
 }
@@ -89,6 +144,7 @@ export interface SenderStats {
 }
 
 const MAX_BATCH = 100;
+const MAX_REPORTED_FAILURES = 1000;
 
 /**
  * The queue behind `send()`. Events are serialised once when queued; a batch's
@@ -112,6 +168,9 @@ export class EventSender {
   private pausedUntil = 0;
   private readonly roomWaiters: Array<{ size: number; resolve: () => void }> = [];
   private idleWaiters: Array<() => void> = [];
+  private failures: EventFailure[] = [];
+  private failuresOmitted = 0;
+  private readonly errorListeners = new Set<SenderErrorListener>();
   private readonly o: Required<Pick<SenderOptions, 'endpoint' | 'batchSize' | 'lingerMs' | 'concurrency' | 'maxBufferEvents' | 'maxBufferBytes' | 'whenFull' | 'requestTimeoutMs'>> & { gzipAboveBytes: number | false };
   private readonly base: string;
   private readonly fetchFn: typeof fetch;
@@ -160,8 +219,25 @@ export class EventSender {
     });
   }
 
-  /** Sends what is queued now without waiting for full batches; resolves when nothing is pending (retries included). */
-  async flush(): Promise<SenderStats> {
+  /**
+   * Failures (refused, given up or dropped events) as they happen. With a
+   * listener the default logger stays quiet.
+   */
+  on(event: 'error', listener: SenderErrorListener): this {
+    if (event === 'error') this.errorListeners.add(listener);
+    return this;
+  }
+  off(event: 'error', listener: SenderErrorListener): this {
+    if (event === 'error') this.errorListeners.delete(listener);
+    return this;
+  }
+
+  /**
+   * Sends what is queued now without waiting for full batches; resolves when
+   * nothing is pending (retries included) with the counters and the events
+   * not stored since the previous flush.
+   */
+  async flush(): Promise<FlushResult> {
     this.draining++;
     try {
       this.pump();
@@ -171,11 +247,14 @@ export class EventSender {
     } finally {
       this.draining--;
     }
-    return this.stats();
+    const result: FlushResult = { ...this.stats(), failures: this.failures, failuresOmitted: this.failuresOmitted };
+    this.failures = [];
+    this.failuresOmitted = 0;
+    return result;
   }
 
   /** Refuses further sends, then drains like `flush()`. */
-  async close(): Promise<SenderStats> {
+  async close(): Promise<FlushResult> {
     this.closed = true;
     return this.flush();
   }
@@ -202,7 +281,32 @@ export class EventSender {
   private drop(event: PulseboardEvent, reason: 'buffer_full' | 'too_large'): boolean {
     this.dropped++;
     this.hook('onDropped', event, reason);
+    const message = reason === 'too_large' ? `the event is larger than maxBufferBytes (${this.o.maxBufferBytes})` : `the buffer is full (maxBufferEvents ${this.o.maxBufferEvents}, maxBufferBytes ${this.o.maxBufferBytes}) and whenFull is 'drop'`;
+    this.report({ reason: 'dropped', events: [event], code: reason, message, attempts: 0 }, this.options.hooks?.onDropped !== undefined);
     return false;
+  }
+
+  /** Every failure is counted for flush(), given to the `error` listeners, and logged when nobody else took it. */
+  private report(failure: SendFailure, hooked: boolean): void {
+    for (const event of failure.events) {
+      if (this.failures.length < MAX_REPORTED_FAILURES) this.failures.push({ event, reason: failure.reason, ...(failure.status === undefined ? {} : { status: failure.status }), code: failure.code, message: failure.message });
+      else this.failuresOmitted++;
+    }
+    for (const listener of this.errorListeners) {
+      try {
+        listener(failure);
+      } catch {
+        // the caller's bug; the queue goes on
+      }
+    }
+    if (this.errorListeners.size > 0 || hooked || this.options.logger === false) return;
+    const logger = this.options.logger ?? console;
+    const what = failure.reason === 'dropped' ? 'dropped' : failure.reason === 'refused' ? 'refused' : `given up after ${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
+    try {
+      logger.error(`[pulseboard] ${failure.events.length} event${failure.events.length === 1 ? '' : 's'} not stored (${what}): ${failure.status === undefined ? '' : `${failure.status} `}${failure.code}: ${failure.message}`);
+    } catch {
+      // a logger that throws must not stop the queue
+    }
   }
 
   private enqueue(text: string): void {
@@ -283,7 +387,9 @@ export class EventSender {
             continue;
           }
           this.failed += items.length;
-          this.hook('onFailed', { events: items.map((s) => JSON.parse(s) as unknown), attempts: attempt, error, idempotencyKey });
+          const events = items.map((s) => JSON.parse(s) as unknown);
+          this.hook('onFailed', { events, attempts: attempt, error, idempotencyKey });
+          this.report(describeFailure(error, events, attempt), this.options.hooks?.onFailed !== undefined);
           return;
         }
       }
@@ -313,4 +419,16 @@ export class EventSender {
   private admitWaiters(): void {
     while (this.roomWaiters.length > 0 && this.hasRoom(this.roomWaiters[0]!.size)) this.roomWaiters.shift()!.resolve();
   }
+}
+
+/** What a given-up request's error says, for the report. */
+function describeFailure(error: unknown, events: unknown[], attempts: number): SendFailure {
+  const reason = isRetryable(error) ? 'gave_up' : 'refused';
+  if (error instanceof PulseboardApiError) {
+    // The error's message is "<status> <code>: <message>"; the report has status and code apart.
+    const prefix = `${error.status} ${error.code}: `;
+    return { reason, events, status: error.status, code: error.code, message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message, attempts, error };
+  }
+  if (error instanceof PulseboardNetworkError) return { reason, events, code: 'network_error', message: error.message, attempts, error };
+  return { reason, events, code: 'unknown', message: error instanceof Error ? error.message : String(error), attempts, error };
 }

@@ -5,6 +5,12 @@ import type { components } from './generated/broadcast.ts';
 export type ServerMessage = components['schemas']['BroadcastServerMessage'];
 export type TileChangeMessage = components['schemas']['TileChange'];
 export type SnapshotMessage = Extract<ServerMessage, { type: 'snapshot' }>;
+/** An event as the gateway accepted it (what `GET /api/v1/events/:id` returns), from the live event tail. */
+export type IngestedEvent = components['schemas']['IngestedEvent'];
+/** The event tail's filters: those of `GET /api/v1/events` on type, name, severity, channel and labels (every one given). */
+export type EventTailFilters = NonNullable<Extract<components['schemas']['BroadcastClientMessage'], { type: 'tail' }>['filters']>;
+/** Matching events the server did not send (over its rate, or the client read too slowly): counted, never queued. */
+export type SkippedMessage = Extract<ServerMessage, { type: 'skipped' }>;
 
 /** The WebSocket API the client needs: the browser's, Node 22+'s global, or the `ws` package's. */
 export interface WebSocketLike {
@@ -30,6 +36,15 @@ export interface SubscribeOptions {
   onChange?: (change: TileChangeMessage) => void;
   /** The project's tiles: at the start, or after a reconnect that missed too much to replay. */
   onSnapshot?: (snapshot: SnapshotMessage) => void;
+  /**
+   * Also follow the project's events live (the protocol's event tail), with
+   * these filters (`true`: every event). Each matching event goes to
+   * `onEvent`; events are live only: none is replayed after a reconnect.
+   */
+  events?: EventTailFilters | boolean;
+  onEvent?: (event: IngestedEvent) => void;
+  /** The event tail's count of matching events the server skipped (rate or a slow reader). */
+  onSkipped?: (skipped: SkippedMessage) => void;
   /** Every message (a change only once), for kinds the callbacks above do not cover. */
   onMessage?: (message: ServerMessage) => void;
   /** Connected and caught up (`subscribed`); `resumed` says whether missed changes were replayed. */
@@ -58,11 +73,13 @@ export interface Subscription {
   close(): void;
 }
 
+const tailFilters = (events: SubscribeOptions['events']): EventTailFilters | undefined => (events === undefined || events === false ? undefined : events === true ? {} : events);
+
 // Closes that reconnecting cannot fix (protocol.md, "Close codes").
 const FINAL_CLOSES: Record<number, string> = { 4000: 'bad_message', 4001: 'auth_failed', 4003: 'credential_revoked', 1009: 'message_too_big' };
 
 /**
- * Follows one project's tile changes over the broadcast WebSocket. On any
+ * Follows one project's tile changes (and, with `events`, its events) over the broadcast WebSocket. On any
  * other close it reconnects with capped, jittered backoff and subscribes with
  * `since` = the last position seen, so each change is delivered once and in
  * order (a repeat, by position, is dropped).
@@ -76,6 +93,7 @@ export function subscribe(options: SubscribeOptions): Subscription {
   let failures = 0;
   let reconnects = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const filters = tailFilters(options.events);
 
   const fail = (code: string, message: string) => {
     stopped = true;
@@ -97,6 +115,16 @@ export function subscribe(options: SubscribeOptions): Subscription {
       switch (message.type) {
         case 'ready':
           ws.send(JSON.stringify({ type: 'subscribe', project: options.project, ...(position === undefined ? {} : { since: position }) }));
+          if (filters !== undefined) ws.send(JSON.stringify({ type: 'tail', v: 1, project: options.project, ...(Object.keys(filters).length === 0 ? {} : { filters }) }));
+          break;
+        case 'event':
+          if (message.project === options.project) options.onEvent?.(message.event);
+          break;
+        case 'skipped':
+          if (message.project === options.project) options.onSkipped?.(message);
+          break;
+        case 'untailed':
+          if (message.reason === 'project_deleted') fail('project_deleted', `project ${message.project} was deleted`);
           break;
         case 'change':
           if (message.change.project_key !== options.project) return;
