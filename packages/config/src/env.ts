@@ -3,6 +3,7 @@ import { PulseboardError, TOPICS } from '@pulseboard/contracts';
 import { secretWeakness } from './secrets.ts';
 import { tracingEnvProperties } from './tracing.ts';
 import { shutdownEnvProperties } from './lifecycle.ts';
+import { kafkaSecurityEnvProperties, kafkaSecurityKeyword } from './kafka-security.ts';
 
 /** Env properties every service shares; each service spreads these into its one schema. */
 export const commonEnvProperties = {
@@ -82,6 +83,7 @@ export const commonEnvProperties = {
     default: 30,
     description: 'Days an event is kept unless its project sets `retention_days`: the gateway refuses older timestamps, the store drops what has aged out.',
   },
+  ...kafkaSecurityEnvProperties,
   ...tracingEnvProperties,
   ...shutdownEnvProperties,
 } as const;
@@ -184,7 +186,7 @@ export function loadEnv<T>(properties: Record<string, object>, env: Record<strin
       env: false,
       // env-schema's own ajv already reports every error at once (allErrors) and coerces strings.
       dotenv: false,
-      ajv: { customOptions: withSecretKeyword },
+      ajv: { customOptions: (ajv: Ajv) => withSecretKeyword(ajv).addKeyword(kafkaSecurityKeyword) },
     });
   } catch (error) {
     throw new PulseboardError('invalid_configuration', { message: `invalid environment: ${(error as Error).message}`, cause: error });

@@ -8,3 +8,4 @@ export * from './ops-http.ts';
 export * from './tracing.ts';
 export * from './http-tracing.ts';
 export * from './proxy.ts';
+export * from './kafka-security.ts';

@@ -1,8 +1,83 @@
 import { Kafka, logLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
+import { PulseboardError } from '@pulseboard/contracts';
 
-/** kafkajs logs through our pino logger, as `kafka_*` events, at warn and above by default. */
-export function createKafka(options: { clientId: string; brokers: string[]; logger: Logger; connectionTimeoutMs?: number }): Kafka {
+/**
+ * TLS and SASL of a client (from @pulseboard/config's `kafkaSecurity(env)`), with what to check,
+ * by setting name, when the brokers refuse us: the start-up error says it instead of kafkajs' own.
+ */
+export interface KafkaClientSecurity {
+  ssl?: KafkaConfig['ssl'];
+  sasl?: KafkaConfig['sasl'];
+  authenticationHint?: string;
+  tlsHint?: string;
+  /** What to check when no broker could be used at all (kafkajs takes a refused OAUTHBEARER token for a success, then loses every connection). */
+  unusableHint?: string;
+}
+
+// Node's codes for a peer certificate that the CA bundle does not verify or that names another host.
+const TLS_TRUST_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function causes(error: unknown): { name?: string; code?: string; message?: string }[] {
+  const chain: { name?: string; code?: string; message?: string }[] = [];
+  let current = error as { name?: string; code?: string; message?: string; cause?: unknown; originalError?: unknown } | undefined;
+  while (current !== undefined && current !== null && chain.length < 10) {
+    chain.push(current);
+    current = (current.cause ?? current.originalError) as typeof current;
+  }
+  return chain;
+}
+
+/** A refusal to authenticate, or a broker certificate we do not trust, said with the settings to check; anything else as it was. */
+export function explainKafkaError(error: unknown, clientId: string, security: KafkaClientSecurity): unknown {
+  const chain = causes(error);
+  const sasl = chain.find((e) => e.name === 'KafkaJSSASLAuthenticationError');
+  if (sasl !== undefined && security.authenticationHint !== undefined) {
+    return new PulseboardError('invalid_configuration', { message: `Kafka refused to authenticate ${clientId} (${sasl.message}): ${security.authenticationHint}`, cause: error });
+  }
+  const tls = chain.find((e) => e.code !== undefined && TLS_TRUST_CODES.has(e.code));
+  if (tls !== undefined && security.tlsHint !== undefined) {
+    return new PulseboardError('invalid_configuration', { message: `${clientId} does not trust the Kafka brokers' certificate (${tls.code}: ${tls.message}): ${security.tlsHint}`, cause: error });
+  }
+  const unusable = chain.find((e) => e.name === 'KafkaJSBrokerNotFound' || e.name === 'KafkaJSConnectionClosedError');
+  if (unusable !== undefined && security.unusableHint !== undefined) {
+    return new PulseboardError('invalid_configuration', { message: `${clientId} could not use any Kafka broker (${unusable.message}): ${security.unusableHint}`, cause: error });
+  }
+  return error;
+}
+
+const explainers = new WeakMap<Kafka, (error: unknown) => unknown>();
+
+/** Runs `work` with the client's own explanation of a failure (see explainKafkaError), for steps past connect(). */
+async function explaining<T>(kafka: Kafka, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw explainers.get(kafka)?.(error) ?? error;
+  }
+}
+
+/** A client whose connect() rejects with explainKafkaError's words. */
+function explained<T extends { connect(): Promise<void> }>(client: T, explain: (error: unknown) => unknown): T {
+  const connect = client.connect.bind(client);
+  client.connect = () => connect().catch((error: unknown) => Promise.reject(explain(error)));
+  return client;
+}
+
+/**
+ * kafkajs logs through our pino logger, as `kafka_*` events, at warn and above by default.
+ * `security`: TLS and SASL for every producer, consumer and admin made from it.
+ */
+export function createKafka(options: { clientId: string; brokers: string[]; logger: Logger; connectionTimeoutMs?: number; security?: KafkaClientSecurity }): Kafka {
   const logCreator: KafkaConfig['logCreator'] = () => (entry: LogEntry) => {
     const { message, ...context } = entry.log;
     const fields = { event: 'kafka_client_log', namespace: entry.namespace, kafka_message: message, ...context };
@@ -10,14 +85,25 @@ export function createKafka(options: { clientId: string; brokers: string[]; logg
     else if (entry.level === logLevel.WARN) options.logger.warn(fields);
     else options.logger.debug(fields);
   };
-  return new Kafka({
+  const security = options.security ?? {};
+  const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
     logLevel: logLevel.WARN,
     logCreator,
     connectionTimeout: options.connectionTimeoutMs ?? 3000,
     retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 8 },
+    ...(security.ssl !== undefined ? { ssl: security.ssl } : {}),
+    ...(security.sasl !== undefined ? { sasl: security.sasl } : {}),
   });
+  if (security.authenticationHint === undefined && security.tlsHint === undefined && security.unusableHint === undefined) return kafka;
+  const explain = (error: unknown) => explainKafkaError(error, options.clientId, security);
+  explainers.set(kafka, explain);
+  const { admin, producer, consumer } = kafka;
+  kafka.admin = (config) => explained(admin.call(kafka, config), explain);
+  kafka.producer = (config) => explained(producer.call(kafka, config), explain);
+  kafka.consumer = (config) => explained(consumer.call(kafka, config), explain);
+  return kafka;
 }
 
 export interface TopicSpec {
@@ -43,7 +129,12 @@ function errorTypes(error: unknown): string[] {
  * briefly unknown to the metadata (UNKNOWN_TOPIC_OR_PARTITION), which kafkajs
  * does not retry, and a service or test then failed to start under load.
  */
-export async function ensureTopics(kafka: Kafka, topics: TopicSpec[], options: { timeoutMs?: number } = {}): Promise<void> {
+export function ensureTopics(kafka: Kafka, topics: TopicSpec[], options: { timeoutMs?: number } = {}): Promise<void> {
+  // Every service's first use of Kafka: a failure here is said with the settings to check.
+  return explaining(kafka, () => createAndAwaitTopics(kafka, topics, options));
+}
+
+async function createAndAwaitTopics(kafka: Kafka, topics: TopicSpec[], options: { timeoutMs?: number }): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {

@@ -12,3 +12,4 @@ export { anyJson, nastyString, schemaArbitrary, type SchemaResolver } from './sc
 export { default as fc } from 'fast-check';
 export { checkAgainstOpenApi, isDocumentedApi, OPENAPI_DOCUMENT, type HttpExchange } from './openapi-check.ts';
 export * from './from-address.ts';
+export * from './secure-broker.ts';

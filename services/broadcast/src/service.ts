@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
-import { SpanKind, createLogger, drainWithin, headerText, instrumentPool, kafkaBrokers, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, startTracing, traceOne, TRACEPARENT, trustProxyOption, type Logger } from '@pulseboard/config';
+import { SpanKind, createLogger, drainWithin, headerText, instrumentPool, kafkaBrokers, kafkaSecurity, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, startTracing, traceOne, TRACEPARENT, trustProxyOption, type Logger } from '@pulseboard/config';
 import { BROADCAST_CLOSE, TOPICS } from '@pulseboard/contracts';
 import { createKafka, ensureTopics, instrumentKafka, runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool } from '@pulseboard/db';
@@ -47,7 +47,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     onLookup: () => metrics.credentialLookups.inc(),
   });
 
-  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-broadcast`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-broadcast`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger, security: kafkaSecurity(env) });
   // The feed's group is the instance's own and never commits: no lag to read, batch sizes and membership only.
   // Readiness waits for the tile-change and control feeds, not for the live tail's consumer, which comes
   // and goes with the tails (a closed tail must not take the instance out of its Service).

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { createLogger, drainWithin, instrumentPool, kafkaBrokers, startTracing, warnOutboundPolicy, type Logger } from '@pulseboard/config';
+import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, startTracing, warnOutboundPolicy, type Logger } from '@pulseboard/config';
 import { closeHttpWithin } from './http-close.ts';
 import { BatchingProducer, OutboxRelay, createKafka, ensureTopics, outboxSource, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
 import { TOPICS, type RuleOutcome } from '@pulseboard/contracts';
@@ -54,7 +54,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const redis = createRedisClient(env);
   // Without a listener ioredis prints every failed reconnect to stderr; requests see 503s meanwhile.
   redis.on('error', (error: Error) => logger.warn({ event: 'redis_connection_error', err: error }));
-  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-gateway`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-gateway`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger, security: kafkaSecurity(env) });
   if (overrides.skipTopicCheck !== true) {
     await ensureTopics(kafka, [
       TOPICS.events.spec(env.TOPIC_EVENTS, env),

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
-import { createLogger, drainWithin, instrumentPool, kafkaBrokers, messageTraceparents, startOpsServer, startTracing, traceBatch, warnOutboundPolicy, type Logger } from '@pulseboard/config';
+import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, messageTraceparents, startOpsServer, startTracing, traceBatch, warnOutboundPolicy, type Logger } from '@pulseboard/config';
 import { deadLetterHeaders, parseAllowedTargets, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
 import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, runFanOutConsumer, type ConsumedMessage, type Outcome, type RunningConsumer } from '@pulseboard/kafka-kit';
 import { loadNotificationTargets } from '@pulseboard/control-plane';
@@ -28,7 +28,7 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
   const metrics = createNotificationMetrics();
   instrumentPool(metrics.registry, pool);
   metrics.watchQueue(() => queueDepth(pool));
-  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-notification`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-notification`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger, security: kafkaSecurity(env) });
   const kafkaSignals = instrumentKafka(kafka, metrics.registry, {
     lagging: [
       { groupId: env.NOTIFICATION_GROUP_ID, topic: env.TOPIC_TILE_CHANGES },

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createLogger, drainWithin, instrumentPool, kafkaBrokers, messageTraceparents, startOpsServer, startTracing, traceBatch, type Logger } from '@pulseboard/config';
+import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, messageTraceparents, startOpsServer, startTracing, traceBatch, type Logger } from '@pulseboard/config';
 import { deadLetterHeaders, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
 import { BatchingProducer, createKafka, ensureTopics, instrumentKafka, runStateConsumer, type ConsumedMessage } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
@@ -23,7 +23,7 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-store' });
   const metrics = createStoreMetrics();
   instrumentPool(metrics.registry, pool);
-  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-store`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger });
+  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-store`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger, security: kafkaSecurity(env) });
   const kafkaSignals = instrumentKafka(kafka, metrics.registry, { lagging: [{ groupId: env.STORE_GROUP_ID, topic: env.TOPIC_EVENTS }], watchedTopics: [env.TOPIC_EVENTS_DLQ] });
   await ensureTopics(kafka, [TOPICS.events.spec(env.TOPIC_EVENTS, env), TOPICS.eventsDeadLetter.spec(env.TOPIC_EVENTS_DLQ, env)]);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
