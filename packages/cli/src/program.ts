@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { PulseboardApiError, PulseboardNetworkError } from '@pulseboard/client';
 import { AdminApiError, AdminClient } from './admin-client.ts';
 import { addClientCommands, CliInputError, SilentFailure } from './client-commands.ts';
+import { addTilesVerify } from './verify-command.ts';
 
 export interface Io {
   out: (text: string) => void;
@@ -108,6 +109,7 @@ export function buildProgram(io: Io): Command {
     });
 
   addClientCommands(program, io);
+  addTilesVerify(program, io);
   return program;
 }
 

@@ -54,6 +54,8 @@ export class ReadApi {
     create: (body: RequestBody<'postApiV1Tiles'>) => this.call<'postApiV1Tiles'>('POST', '/api/v1/tiles', undefined, body),
     update: (id: number, body: RequestBody<'putApiV1TilesId'>) => this.call<'putApiV1TilesId'>('PUT', `/api/v1/tiles/${id}`, undefined, body),
     delete: (id: number) => this.call<'deleteApiV1TilesId'>('DELETE', `/api/v1/tiles/${id}`),
+    /** The tile's rule replayed over its stored events, compared with its live state (`dry_run: false` applies it). */
+    replay: (id: number, body: RequestBody<'postApiV1TilesIdReplay'>) => this.call<'postApiV1TilesIdReplay'>('POST', `/api/v1/tiles/${id}/replay`, undefined, body),
   };
 
   readonly notifications = {
