@@ -251,6 +251,21 @@ describe('EventSender', () => {
       expect((await quiet.flush()).failures).toMatchObject([{ reason: 'dropped', code: 'too_large' }]);
     });
 
+    it('logs one line a second at most, and what it left out when flush() returns', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const gw = await gateway(() => ok);
+      const log = logged();
+      const s = sender(gw.url, { logger: log.logger, maxBufferEvents: 1, whenFull: 'drop', batchSize: 1, fetch: async (...a) => (await gate, fetch(...a)) });
+      await s.send(event(0));
+      for (let i = 1; i <= 500; i++) expect(await s.send(event(i))).toBe(false);
+      expect(log.lines).toHaveLength(1);
+      release();
+      const result = await s.flush();
+      expect(result.failures).toHaveLength(500);
+      expect(log.lines).toEqual([expect.stringMatching(/^\[pulseboard\] 1 event not stored \(dropped\)/), '[pulseboard] 499 more events not stored (the log says one line a second; flush() returns each)']);
+    });
+
     it('keeps at most 1,000 failures between flushes and counts the rest', async () => {
       const gw = await gateway(() => ({ status: 400, body: { status: 'error', code: 'validation_error', message: 'no' } }));
       const s = sender(gw.url, { logger: false });

@@ -145,6 +145,8 @@ export interface SenderStats {
 
 const MAX_BATCH = 100;
 const MAX_REPORTED_FAILURES = 1000;
+/** The default log says one line a second at most (a full buffer can drop thousands of events a second); flush() says the rest. */
+const LOG_INTERVAL_MS = 1000;
 
 /**
  * The queue behind `send()`. Events are serialised once when queued; a batch's
@@ -170,6 +172,8 @@ export class EventSender {
   private idleWaiters: Array<() => void> = [];
   private failures: EventFailure[] = [];
   private failuresOmitted = 0;
+  private lastLogAt = -Infinity;
+  private unlogged = 0;
   private readonly errorListeners = new Set<SenderErrorListener>();
   private readonly o: Required<Pick<SenderOptions, 'endpoint' | 'batchSize' | 'lingerMs' | 'concurrency' | 'maxBufferEvents' | 'maxBufferBytes' | 'whenFull' | 'requestTimeoutMs'>> & { gzipAboveBytes: number | false };
   private readonly base: string;
@@ -247,6 +251,8 @@ export class EventSender {
     } finally {
       this.draining--;
     }
+    const unlogged = this.takeUnlogged();
+    if (unlogged > 0) this.log(`${unlogged} more event${unlogged === 1 ? '' : 's'} not stored (the log says one line a second; flush() returns each)`);
     const result: FlushResult = { ...this.stats(), failures: this.failures, failuresOmitted: this.failuresOmitted };
     this.failures = [];
     this.failuresOmitted = 0;
@@ -300,10 +306,27 @@ export class EventSender {
       }
     }
     if (this.errorListeners.size > 0 || hooked || this.options.logger === false) return;
-    const logger = this.options.logger ?? console;
+    const now = Date.now();
+    if (now - this.lastLogAt < LOG_INTERVAL_MS) {
+      this.unlogged += failure.events.length;
+      return;
+    }
+    this.lastLogAt = now;
     const what = failure.reason === 'dropped' ? 'dropped' : failure.reason === 'refused' ? 'refused' : `given up after ${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
+    const before = this.takeUnlogged();
+    this.log(`${events(failure.events.length)} not stored (${what}): ${failure.status === undefined ? '' : `${failure.status} `}${failure.code}: ${failure.message}${before === 0 ? '' : ` (and ${events(before)} before it, not logged)`}`);
+  }
+
+  /** How many events were left out of the log since its last line (and from now on none). */
+  private takeUnlogged(): number {
+    const n = this.unlogged;
+    this.unlogged = 0;
+    return n;
+  }
+
+  private log(line: string): void {
     try {
-      logger.error(`[pulseboard] ${failure.events.length} event${failure.events.length === 1 ? '' : 's'} not stored (${what}): ${failure.status === undefined ? '' : `${failure.status} `}${failure.code}: ${failure.message}`);
+      (this.options.logger || console).error(`[pulseboard] ${line}`);
     } catch {
       // a logger that throws must not stop the queue
     }
@@ -420,6 +443,8 @@ export class EventSender {
     while (this.roomWaiters.length > 0 && this.hasRoom(this.roomWaiters[0]!.size)) this.roomWaiters.shift()!.resolve();
   }
 }
+
+const events = (n: number) => `${n} event${n === 1 ? '' : 's'}`;
 
 /** What a given-up request's error says, for the report. */
 function describeFailure(error: unknown, events: unknown[], attempts: number): SendFailure {
