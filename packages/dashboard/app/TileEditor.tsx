@@ -34,6 +34,7 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [hours, setHours] = useState('6');
   const [confirming, setConfirming] = useState(false);
+  const [applyPast, setApplyPast] = useState(false);
 
   useEffect(() => {
     dialog.current?.showModal();
@@ -48,6 +49,9 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
       return { problems: [`JSON: ${(e as Error).message}`] };
     }
   }, [mode, form, json]);
+
+  // A changed rule of an existing tile can be applied to the past (POST /tiles/:id/replay), over the preview's span.
+  const ruleChanged = tile !== null && parsed.rule !== undefined && JSON.stringify(parsed.rule) !== JSON.stringify(tile.rule);
 
   const set = (key: keyof RuleForm) => (e: Event) => setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value });
   const switchMode = (next: 'form' | 'json') => {
@@ -67,8 +71,11 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
     else delete settings.unit;
     const body = { name: name.trim(), kind, rule: parsed.rule, settings, notification_service_ids: [...attached].map(Number) };
     try {
-      if (tile) await api('PUT', `/tiles/${tile.id}`, body);
-      else await api('POST', '/tiles', { project_key: project, ...body });
+      if (tile) {
+        await api('PUT', `/tiles/${tile.id}`, body);
+        // The rule engine replaces the tile's state and history since then with what the new rule gives.
+        if (applyPast && ruleChanged) await api('POST', `/tiles/${tile.id}/replay`, { dry_run: false, since: new Date(Date.now() - Number(hours) * 3600_000).toISOString() });
+      } else await api('POST', '/tiles', { project_key: project, ...body });
       onClose(true);
     } catch (err) {
       setError(describeError(err));
@@ -260,6 +267,11 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
               Preview
             </button>
           </div>
+          {ruleChanged && (
+            <label class="apply-past">
+              <input type="checkbox" checked={applyPast} onChange={(e) => setApplyPast(e.currentTarget.checked)} /> Apply to the past: on save, this tile's state and its history over the last {hours} h become what the new rule gives (as previewed here)
+            </label>
+          )}
           {preview && (
             <>
               <p class="preview-note" role="status">
