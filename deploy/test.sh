@@ -19,6 +19,8 @@ bash deploy/prometheus.sh
 # The integration tests' global setup also does this; doing it first keeps its output readable.
 DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/pulseboard_test}" bash deploy/infra.sh up
 pnpm --silent typecheck
+# eslint (type-aware: promises nobody awaits or catches) and prettier --check, zero warnings.
+pnpm --silent lint
 # The committed OpenAPI document lints clean. Unit tests check that it and docs/asyncapi.json
 # are what the code generates, validate the AsyncAPI document, and compare each topic's
 # schema with its released snapshot (docs/topic-schemas/).

@@ -185,12 +185,12 @@ async function tailPhases(options: { engine: ServiceProcess; clients: Awaited<Re
       }
     })();
     // Rethrown below, after the tile changes: a failed send must not end the process before its cleanup.
-    let failure: unknown;
-    fire.catch((error: unknown) => (failure = error));
+    let failure: { error: unknown } | undefined;
+    fire.catch((error: unknown) => (failure = { error }));
     await drive(keys, emitChanges, TAIL_SECONDS, positionBase);
     firing = false;
     await fire.catch(() => undefined);
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined) throw failure.error;
     const seconds = (Date.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 1500)); // the last skip counts (sent each second)
     return { figures: clients.figures(TAIL_SECONDS), produced, seconds };
@@ -278,12 +278,12 @@ async function main(): Promise<void> {
 
     // Bare server.
     const bare = spawn(process.execPath, [...SOURCE_NODE_ARGS, 'bench/broadcast/bare-server.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
-    const [first] = (await once(bare.stdout!, 'data')) as [Buffer];
+    const [first] = (await once(bare.stdout, 'data')) as [Buffer];
     const bareUrl = (JSON.parse(first.toString().split('\n')[0]!) as { address: string }).address;
     const bareClients = await connectClients(`${bareUrl.replace('http', 'ws')}/ws`, (i) => ({ project: keys[i % PROJECTS]! }));
     const bareStart = await rssOf(`${bareUrl}/memory`);
     bareClients.reset();
-    await drive(keys, async (batch) => void bare.stdin!.write(batch.map((b) => `${b.line}\n`).join('')));
+    await drive(keys, async (batch) => void bare.stdin.write(batch.map((b) => `${b.line}\n`).join('')));
     await new Promise((r) => setTimeout(r, 2000));
     const baseline = bareClients.figures(SECONDS);
     const bareEnd = await rssOf(`${bareUrl}/memory`);

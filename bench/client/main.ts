@@ -87,8 +87,8 @@ async function startGateway(port: number, topic: string): Promise<ChildProcess> 
       if (line.includes('"event":"gateway_started"')) started = true;
     }
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`gateway exited:\n${lines.join('\n')}`)) : false), { timeoutMs: 60_000, what: 'gateway to start' });
   return child;
 }

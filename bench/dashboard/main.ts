@@ -126,7 +126,7 @@ try {
   await page.goto(base);
   await page.waitForFunction(`document.querySelectorAll('li.tile').length === ${TILES} && document.querySelectorAll('li.tile .chart canvas').length === ${TILES}`, undefined, { timeout: 60_000, polling: 'raf' });
   const firstRender = Date.now() - started;
-  const inPage = (await page.evaluate('performance.now()')) as number;
+  const inPage = await page.evaluate<number>('performance.now()');
   // History drawn: every gauge's chart has its points (its label names the value range).
   await page.waitForFunction(`[...document.querySelectorAll('li.tile .chart')].filter((c) => c.getAttribute('aria-label').includes('value from')).length >= ${Math.floor((TILES * 2) / 3)}`, undefined, { timeout: 60_000 });
   const withHistory = Date.now() - started;
@@ -137,14 +137,14 @@ try {
   console.log(`baseline, nothing changing (${SECONDS} s): ${fmt(idle)}`);
   for (const mode of ['spread', 'burst'] as const) {
     const stop = drive(mode);
-    const before = (await page.evaluate("document.querySelectorAll('li.tile.changed').length")) as number;
+    const before = await page.evaluate<number>("document.querySelectorAll('li.tile.changed').length");
     const busy = summary(await page.evaluate(`(${FRAMES})(${SECONDS})`));
     stop();
     void before;
     console.log(`${TILES} tiles changing every second, ${mode === 'spread' ? 'spread (10 every 100 ms)' : 'in one burst a second'} (${SECONDS} s): ${fmt(busy)}; p95 ratio to baseline ${(busy.p95 / idle.p95).toFixed(2)}, p99 ${(busy.p99 / idle.p99).toFixed(2)}`);
   }
   // The page kept up: the last change of every tile is on screen.
-  const shown = (await page.evaluate("document.querySelectorAll('li.tile').length")) as number;
+  const shown = await page.evaluate<number>("document.querySelectorAll('li.tile').length");
   console.log(`cards on screen at the end: ${shown}`);
 } finally {
   await browser.close();

@@ -99,8 +99,8 @@ async function start(name: string, argv: string[], env: Record<string, string>, 
       if (line.includes(`"event":"${startedEvent}"`)) started = true;
     }
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`${name} exited:\n${lines.join('\n')}`)) : false), { timeoutMs: 60_000, what: `${name} to start` });
   return child;
 }

@@ -64,8 +64,8 @@ async function startNotification(checkout: string, group: string): Promise<Child
     lines.push(text);
     if (text.includes('"event":"notification_started"')) started = true;
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(lines.join('').slice(-3000))) : false), { timeoutMs: 60_000, what: `notification of ${checkout}` });
   return child;
 }
@@ -116,18 +116,18 @@ async function main(): Promise<void> {
       const child = await startNotification(step.checkout, group);
       const end0 = (await admin.fetchTopicOffsets(env.TOPIC_TILE_CHANGES!)).reduce((sum, p) => sum + Number(p.high), 0);
       children.push(child);
-      const idleStart = cpuSeconds(child.pid!);
+      const idleStart = cpuSeconds(child.pid);
       await new Promise((r) => setTimeout(r, IDLE * 1000));
-      const idleCores = (cpuSeconds(child.pid!) - idleStart) / IDLE;
+      const idleCores = (cpuSeconds(child.pid) - idleStart) / IDLE;
       const pgBefore = await backends();
       const xactBefore = await xacts();
-      const cpuBefore = cpuSeconds(child.pid!);
+      const cpuBefore = cpuSeconds(child.pid);
       const started = Date.now();
       await produce(end0, total);
       const end = end0 + total;
       await waitFor(async () => (await admin.fetchOffsets({ groupId: group, topics: [env.TOPIC_TILE_CHANGES!] }))[0]!.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0) >= end, { timeoutMs: 120_000, intervalMs: 200, what: `${step.name} to read every change` });
       const seconds = (Date.now() - started) / 1000;
-      const used = cpuSeconds(child.pid!) - cpuBefore;
+      const used = cpuSeconds(child.pid) - cpuBefore;
       const pgAfter = await backends();
       let pgUsed = 0;
       for (const [pid, cpuNow] of pgAfter) pgUsed += cpuNow - (pgBefore.get(pid) ?? 0);

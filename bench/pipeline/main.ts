@@ -92,7 +92,7 @@ function pidsOf(infra: Infra, stack?: Stack): Partial<Record<ProcessName, number
 }
 
 function cpuNow(pids: Partial<Record<ProcessName, number>>): Record<string, number> {
-  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuSeconds(pid!)]));
+  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuSeconds(pid)]));
 }
 
 /**
@@ -105,12 +105,11 @@ function benchCpuNow(pids: Partial<Record<ProcessName, number>>): number {
 }
 
 function waitNow(pids: Partial<Record<ProcessName, number>>): Record<string, number> {
-  const own = Object.entries(pids).map(([name, pid]) => [name, treeRunQueueWaitSeconds(pid!)] as const);
+  const own = Object.entries(pids).map(([name, pid]) => [name, treeRunQueueWaitSeconds(pid)] as const);
   return Object.fromEntries([...own, ['bench', treeRunQueueWaitSeconds(process.pid, new Set(Object.values(pids)))] as const]);
 }
 
 const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
-const pct = (values: number[]) => (values.length === 0 ? '- / -' : `${percentile(values, 50)} / ${percentile(values, 99)}`);
 
 interface PhaseResult {
   phase: string;
@@ -364,11 +363,11 @@ function report(r: PhaseResult): void {
     log(`phase ${r.phase}: ${kind}, offered ${offered} for ${SECONDS} s, ${fmt(r.events)} accepted; window ${r.windowSeconds.toFixed(1)} s to drained, ${fmt(r.achieved)} events/s sustained${Object.keys(r.notAccepted).length > 0 ? `; answers other than 201: ${JSON.stringify(r.notAccepted)}` : ''}`);
   }
   // waited: seconds per second in the run queue, ready to run but with no free core (queueing, not work).
-  const waited = (name: string) => (r.runQueueWait?.[name] === undefined ? '-' : (r.runQueueWait[name]! / r.windowSeconds).toFixed(3));
+  const waited = (name: string) => (r.runQueueWait?.[name] === undefined ? '-' : (r.runQueueWait[name] / r.windowSeconds).toFixed(3));
   log(`  ${'process'.padEnd(14)}${'µs/event'.padStart(10)}${'cores'.padStart(8)}${'peak MB'.padStart(9)}${'waited'.padStart(9)}`);
   for (const name of PROCESSES) {
     if (r.cpu[name] === undefined) continue;
-    log(`  ${name.padEnd(14)}${(r.events > 0 ? fmt((r.cpu[name]! / r.events) * 1e6) : '-').padStart(10)}${(r.cpu[name]! / r.windowSeconds).toFixed(3).padStart(8)}${fmt(r.peakPssMb[name]!).padStart(9)}${waited(name).padStart(9)}`);
+    log(`  ${name.padEnd(14)}${(r.events > 0 ? fmt((r.cpu[name] / r.events) * 1e6) : '-').padStart(10)}${(r.cpu[name] / r.windowSeconds).toFixed(3).padStart(8)}${fmt(r.peakPssMb[name]!).padStart(9)}${waited(name).padStart(9)}`);
   }
   log(`  ${'TOTAL'.padEnd(14)}${(r.events > 0 ? fmt((total / r.events) * 1e6) : '-').padStart(10)}${(total / r.windowSeconds).toFixed(3).padStart(8)}`);
   if (r.benchCpu !== undefined) log(`  ${'(the bench)'.padEnd(14)}${'-'.padStart(10)}${(r.benchCpu / r.windowSeconds).toFixed(3).padStart(8)}${'-'.padStart(9)}${waited('bench').padStart(9)}  (its driver, observers and WebSocket clients share the cores)`);

@@ -49,8 +49,8 @@ function spawnOne(checkout: string, service: Service, env: Record<string, string
       else if (started && /"level":(50|60)/.test(line) && !line.includes('The group is rebalancing')) console.error(`[${label}] ${line.slice(0, 400)}`);
     }
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   return waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`${service} exited ${child.exitCode}:\n${logs.slice(-30).join('\n')}`)) : false), {
     timeoutMs: 120_000,
     what: `${label} to start`,

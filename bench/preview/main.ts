@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       }
       const p = median(previews);
       const r = median(reads);
-      log(`  ${c.name.padEnd(30)} preview ${seconds(p)} s (runs ${previews.map(seconds).join(', ')}); read alone ${seconds(r)} s; ratio ${(p / r).toFixed(2)}x; scanned ${answer.events_scanned}, matched ${answer.events_matched}, changes ${answer.changes_total}`);
+      log(`  ${c.name.padEnd(30)} preview ${seconds(p)} s (runs ${previews.map(seconds).join(', ')}); read alone ${seconds(r)} s; ratio ${(p / r).toFixed(2)}x; scanned ${String(answer.events_scanned)}, matched ${String(answer.events_matched)}, changes ${String(answer.changes_total)}`);
     }
   } finally {
     await gateway.stop();

@@ -26,7 +26,7 @@ export interface Calibration {
 export async function calibrateFastify(rate = 1000, seconds = 5): Promise<number> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ingest/bare-server.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let address = '';
-  child.stdout!.on('data', (c: Buffer) => {
+  child.stdout.on('data', (c: Buffer) => {
     const m = /"address":"([^"]+)"/.exec(c.toString());
     if (m) address = m[1]!;
   });
@@ -65,7 +65,7 @@ export async function calibrateKafka(brokers: string, brokerPid?: () => number |
   };
   let brokerStart = NaN;
   let result: { messages: number; cpu_us: number; broker: number } | undefined;
-  child.stdout!.on('data', (c: Buffer) => {
+  child.stdout.on('data', (c: Buffer) => {
     for (const line of c.toString().split('\n')) {
       if (line.includes('calibration_started')) brokerStart = brokerCpu();
       if (line.includes('calibration_done')) result = { ...(JSON.parse(line) as { messages: number; cpu_us: number }), broker: brokerCpu() - brokerStart };

@@ -40,8 +40,8 @@ async function startOnce(service: string, argv: string[]): Promise<Start> {
       out.push(chunk.toString());
       if (chunk.toString().includes(event)) resolve(performance.now() - t0);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${service} exited (${code}) before starting:\n${out.join('').slice(-2000)}`)));
   });
   const rss = rssMb(child.pid!);

@@ -65,7 +65,7 @@ describe('fuzzing the broadcast WebSocket protocol with schema-driven messages',
   it(`answers every generated session with documented messages and close codes only, never 1011 or a dropped connection (for ${FUZZ_MS / 1000} s)`, async () => {
     const tokens = [project.userToken, project.apiKey, 'evu_not-a-token', 'evk_not-a-key', ''];
     const resolve = () => undefined;
-    const message = schemaArbitrary(broadcastClientMessageSchema as unknown as Record<string, unknown>, resolve, { mutation: 0.2 });
+    const message = schemaArbitrary(broadcastClientMessageSchema, resolve, { mutation: 0.2 });
     // Valid messages, named projects that exist and do not, credentials good and bad, and what is not a message at all.
     const projectName = fc.oneof(fc.constant(project.projectKey), fc.constant('no-such-project'), nastyString);
     const frame: fc.Arbitrary<Frame> = fc.oneof(

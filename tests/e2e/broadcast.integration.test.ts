@@ -173,14 +173,14 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
       });
     const refused = example('evk_not-a-key');
     let refusedErr = '';
-    refused.stderr!.on('data', (c: Buffer) => (refusedErr += c.toString()));
+    refused.stderr.on('data', (c: Buffer) => (refusedErr += c.toString()));
     const [code] = (await once(refused, 'exit')) as [number];
     expect(code).toBe(1);
     expect(refusedErr).toContain('credential refused (HTTP 401)');
 
     const client = example(project.apiKey);
     let out = '';
-    client.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    client.stdout.on('data', (c: Buffer) => (out += c.toString()));
     try {
       // Subscribed (its snapshot printed) before the change, so the change arrives live.
       await waitFor(() => out.includes('Example: unknown'), { timeoutMs: 15000, what: 'the example client to print its snapshot' });

@@ -96,7 +96,7 @@ describe('@pulseboard/client against the real stack', () => {
   it('subscribe(): every change once and in order across a broadcast restart (resumed from the last position)', async () => {
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
     const client = new PulseboardClient({ url: pipeline.url, apiKey: project.apiKey, broadcastUrl: wsUrl(), lingerMs: 0 });
-    const tile = (await client.tiles.create({ name: 'CPU', kind: 'metric', rule: CPU_RULE } as never)).data;
+    const tile = (await client.tiles.create({ name: 'CPU', kind: 'metric', rule: CPU_RULE })).data;
     const changes: TileChangeMessage[] = [];
     const subscribedInfo: Array<{ resumed: boolean; reconnects: number }> = [];
     const sub = client.subscribe(project.projectKey, {
@@ -140,7 +140,7 @@ describe('@pulseboard/client against the real stack', () => {
   it("in Chromium, the client's browser build sends (gzipped batch) and subscribes", async () => {
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
     const setup = new PulseboardClient({ url: pipeline.url, apiKey: project.apiKey });
-    await setup.tiles.create({ name: 'CPU', kind: 'metric', rule: CPU_RULE } as never);
+    await setup.tiles.create({ name: 'CPU', kind: 'metric', rule: CPU_RULE });
     const bundle = await buildBrowserBundle();
     // The routed page has no network address, so Chromium would count it as public and refuse it the
     // loopback broadcast socket (Local Network Access); a real page would come from the gateway's host.

@@ -23,7 +23,7 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** axe-core's findings on the page as it is, serious and critical only, as readable lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
-  const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as { violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
+  const result = await page.evaluate<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>('axe.run(document, { resultTypes: ["violations"] })');
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHART, render, root, type K8sObject } from './helm.ts';
+import { CHART, render, root } from './helm.ts';
 import { definedMetrics, SERVICE_JOBS, serviceMonitorTargets, shippedExpressions, unsatisfiable } from './monitoring.ts';
 import { selectors } from './promql.ts';
 
@@ -38,7 +38,7 @@ describe('the chart monitors itself: ServiceMonitor, dashboard and alerts agree'
   });
 
   it('would catch the mismatch: without jobLabel, job is the Service name and the panels on job="gateway" select nothing', () => {
-    const withoutJobLabel = objects.map((o) => (o.kind === 'ServiceMonitor' ? ({ ...o, spec: { ...o.spec, jobLabel: undefined } } as K8sObject) : o));
+    const withoutJobLabel = objects.map((o) => (o.kind === 'ServiceMonitor' ? ({ ...o, spec: { ...o.spec, jobLabel: undefined } }) : o));
     const before = serviceMonitorTargets(withoutJobLabel);
     expect(before.map((t) => t.labels.job)).toContain('pb-pulseboard-gateway-metrics');
     const problems = expressions.flatMap(({ where, expr }) => unsatisfiable(expr, before, defined).map((p) => `${where}: ${p}`));

@@ -47,7 +47,7 @@ function sourceFiles(dir: string): string[] {
 export function definedMetrics(): MetricDefinition[] {
   const out: MetricDefinition[] = [];
   const roots = [
-    ...SERVICE_JOBS.map((service) => ({ dir: `${repo}services/${service}/src`, service: service as ServiceName | undefined })),
+    ...SERVICE_JOBS.map((service) => ({ dir: `${repo}services/${service}/src`, service: service })),
     ...readdirSync(`${repo}packages`).map((p) => ({ dir: `${repo}packages/${p}/src`, service: undefined })),
   ];
   for (const { dir, service } of roots) {
@@ -150,7 +150,7 @@ export function serviceMonitorTargets(objects: K8sObject[], namespace = 'pulsebo
             if (containerPort === undefined) continue;
             const runs = /services\/([a-z-]+)\/dist\/main\.js/.exec((container.args ?? []).join(' '))?.[1] as ServiceName | undefined;
             if (runs === undefined || !SERVICE_JOBS.includes(runs)) throw new Error(`${deployment.metadata.name}: which service it runs is not known`);
-            const serviceLabels = (service.metadata.labels ?? {}) as Record<string, string>;
+            const serviceLabels = (service.metadata.labels ?? {});
             const podLabels = (pod.metadata.labels ?? {}) as Record<string, string>;
             const labels: Record<string, string> = {
               job: (spec.jobLabel !== undefined ? serviceLabels[spec.jobLabel] : undefined) ?? service.metadata.name,

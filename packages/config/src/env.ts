@@ -182,7 +182,7 @@ export function loadEnv<T>(properties: Record<string, object>, env: Record<strin
   try {
     return envSchema<T>({
       schema,
-      data: [env as Record<string, unknown>],
+      data: [env],
       env: false,
       // env-schema's own ajv already reports every error at once (allErrors) and coerces strings.
       dotenv: false,

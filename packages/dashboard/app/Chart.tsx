@@ -94,7 +94,7 @@ export function Chart({ points, span, showValue, unit, version }: Props) {
       hooks: { draw: [(u) => drawBand(u, latest.current.points, Date.now() / 1000 - latest.current.span, Date.now() / 1000)] },
     };
     const from = now - span;
-    plot.current = new uPlot(opts, series(points, from, now) as uPlot.AlignedData, el);
+    plot.current = new uPlot(opts, series(points, from, now), el);
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: Math.max(el.clientWidth, 100), height: opts.height }));
     resize.observe(el);
     return () => {
@@ -106,7 +106,7 @@ export function Chart({ points, span, showValue, unit, version }: Props) {
 
   useEffect(() => {
     const now = Date.now() / 1000;
-    plot.current?.setData(series(points, now - span, now) as uPlot.AlignedData);
+    plot.current?.setData(series(points, now - span, now));
   }, [version, span]);
 
   const last = points.at(-1);

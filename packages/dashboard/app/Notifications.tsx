@@ -42,6 +42,7 @@ function ServiceForm({ service, onDone }: { service: Service | null; onDone: (ch
   const [error, setError] = useState('');
   const editing = service !== null;
 
+  // This handler and the ones below show their own failures: the events that call them (`void`) ignore the promise.
   const submit = async (e: Event) => {
     e.preventDefault();
     setError('');
@@ -61,7 +62,7 @@ function ServiceForm({ service, onDone }: { service: Service | null; onDone: (ch
   };
 
   return (
-    <form class="service-form" onSubmit={submit} aria-label={editing ? `Edit ${service.name}` : 'Add a notification service'}>
+    <form class="service-form" onSubmit={(e) => void submit(e)} aria-label={editing ? `Edit ${service.name}` : 'Add a notification service'}>
       <div class="grid2">
         <label>
           Name
@@ -231,7 +232,7 @@ export function Notifications({ onServices }: { onServices: (services: Service[]
               </div>
               <p class="muted">{summary(s)}</p>
               <div class="row">
-                <button type="button" class="secondary" onClick={() => test(s)}>
+                <button type="button" class="secondary" onClick={() => void test(s)}>
                   Send test
                 </button>
                 <button type="button" class="secondary" aria-expanded={open === String(s.id)} onClick={() => setOpen(open === String(s.id) ? null : String(s.id))}>
@@ -240,7 +241,7 @@ export function Notifications({ onServices }: { onServices: (services: Service[]
                 <button type="button" class="secondary" onClick={() => setEditing(s)}>
                   Edit
                 </button>
-                <button type="button" class="danger" onClick={() => remove(s)}>
+                <button type="button" class="danger" onClick={() => void remove(s)}>
                   {confirming === String(s.id) ? 'Really delete' : 'Delete'}
                 </button>
               </div>

@@ -61,6 +61,7 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
     setMode(next);
   };
 
+  // save, remove and runPreview show their own failures: the events that call them (`void`) ignore the promise.
   const save = async (e: Event) => {
     e.preventDefault();
     if (parsed.problems.length > 0 || !name.trim()) return setError(parsed.problems.length ? 'Fix the rule first.' : 'A tile needs a name.');
@@ -115,7 +116,7 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
   const k = form.kind;
   return (
     <dialog ref={dialog} class="editor" aria-labelledby="editor-title" onClose={() => onClose(false)}>
-      <form onSubmit={save} novalidate>
+      <form onSubmit={(e) => void save(e)} novalidate>
         <h2 id="editor-title">{tile ? `Edit ${tile.name}` : 'New tile'}</h2>
         <div class="grid2">
           <label>
@@ -263,7 +264,7 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
                 ))}
               </select>
             </label>
-            <button type="button" class="secondary" onClick={runPreview} disabled={parsed.problems.length > 0}>
+            <button type="button" class="secondary" onClick={() => void runPreview()} disabled={parsed.problems.length > 0}>
               Preview
             </button>
           </div>
@@ -286,7 +287,7 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
         </p>
         <div class="row end">
           {tile && (
-            <button type="button" class="danger" onClick={remove} disabled={busy}>
+            <button type="button" class="danger" onClick={() => void remove()} disabled={busy}>
               {confirming ? 'Really delete' : 'Delete tile'}
             </button>
           )}

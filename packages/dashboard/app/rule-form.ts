@@ -71,7 +71,7 @@ export function ruleToForm(rule: any): RuleForm {
     direction: e.direction ?? 'above',
     aggregate: e.aggregate ?? 'count',
     window: e.window ?? '5m',
-    map: e.map ? Object.entries(e.map).map(([k, v]) => `${k}=${v}`).join('\n') : '',
+    map: e.map ? Object.entries(e.map).map(([k, v]) => `${k}=${String(v)}`).join('\n') : '',
     stale_after: rule?.stale_after ?? '',
   };
 }

@@ -110,7 +110,7 @@ describe('BatchingProducer against the real broker', () => {
     const small = Array.from({ length: 20 }, (_, i) => producer.send(topic, { key: `small-${i}`, value: 'ok' }));
     const big = producer.send(topic, { key: 'big', value: 'x'.repeat(50_000) });
     const [bigResult, ...smallResults] = await Promise.allSettled([big, ...small]);
-    expect(bigResult!.status).toBe('rejected');
+    expect(bigResult.status).toBe('rejected');
     expect((bigResult as PromiseRejectedResult).reason).toMatchObject({ code: 'kafka_message_too_large', retryable: false, status: 413 });
     expect(smallResults.every((r) => r.status === 'fulfilled')).toBe(true);
     const stored = await readTopic(topic);

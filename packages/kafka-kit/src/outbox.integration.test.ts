@@ -309,9 +309,8 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
   it('a row committed while a read is under way is sent once: from memory when the read missed it, not twice when it saw it', async () => {
     const topic = await newTopic();
     const stream = await claim(8, 0, 'race');
-    let source!: ReturnType<typeof logSourceFor>;
     let round = 0;
-    source = logSourceFor(topic, 'race', {
+    const source: ReturnType<typeof logSourceFor> = logSourceFor(topic, 'race', {
       offers: true,
       onRead: async () => {
         round++;

@@ -285,7 +285,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     await waitLogged(async () => (await appliedValues(topic)).length >= 30, { timeoutMs: 45000, what: 'first half', state });
     expect((await appliedValues(topic)).sort()).toEqual(values.slice(0, 30).sort());
     b = await start(topic, group);
-    await waitLogged(() => b!.claimedPartitions().length > 0 || a.claimedPartitions().length < 4, { timeoutMs: 30000, what: 'a rebalance', state });
+    await waitLogged(() => b.claimedPartitions().length > 0 || a.claimedPartitions().length < 4, { timeoutMs: 30000, what: 'a rebalance', state });
     await produce(topic, values.slice(30).map((value, i) => ({ key: `k${i % 16}`, value })));
     await waitLogged(async () => (await appliedValues(topic)).length >= 60, { timeoutMs: 30000, what: 'second half', state });
     expect((await appliedValues(topic)).sort()).toEqual([...values].sort());

@@ -29,6 +29,6 @@ export function toRuleEvent(event: IngestedEvent): RuleEvent {
     source: event.source,
     channel: event.channel,
     labels: event.labels ?? [],
-    attributes: event.attributes as Record<string, unknown>,
+    attributes: event.attributes,
   };
 }

@@ -69,8 +69,8 @@ export async function spawnService(service: string, env: Record<string, string>,
     logs.push(line);
     if (line.includes(`"event":"${startedEvent}"`)) started = true;
   };
-  createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', onLine);
-  createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', onLine);
+  createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', onLine);
+  createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', onLine);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`exited ${child.exitCode}`)) : false), { timeoutMs: 60000, what: `${service} to start` });

@@ -68,8 +68,8 @@ async function startNode(dir: string): Promise<{ port: number; child: ChildProce
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000); };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     const exited = once(child, 'exit').then(() => 'exited' as const);
     // Ready when the server on the port is this child: a port taken by another
     // redis-server (another test's cluster) would answer PING as well.
@@ -79,8 +79,8 @@ async function startNode(dir: string): Promise<{ port: number; child: ChildProce
     const outcome = await Promise.race([ready, exited]).catch((error: unknown) => error as Error);
     if (outcome === 'ready' && !exitedYet(child)) {
       // Its output is no longer needed: stop collecting it, and let the pipes drain.
-      child.stdout!.off('data', keep).resume();
-      child.stderr!.off('data', keep).resume();
+      child.stdout.off('data', keep).resume();
+      child.stderr.off('data', keep).resume();
       return { port, child };
     }
     if (!exitedYet(child)) {

@@ -71,7 +71,7 @@ export function withinLength(value: string, min: number, max: number): string {
 }
 
 function typed(type: string, s: Record<string, unknown>, next: (inner: unknown) => Arbitrary<unknown>, depth: number): Arbitrary<unknown> {
-  const num = (key: string) => (typeof s[key] === 'number' ? (s[key] as number) : undefined);
+  const num = (key: string) => (typeof s[key] === 'number' ? (s[key]) : undefined);
   switch (type) {
     case 'null':
       return fc.constant(null);

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { addPulseboardKeywords, eventEnvelopeSchema, parseAllowedTargets } from '@pulseboard/contracts';
 import { proxySecretHash, registerHttpMetrics, registerHttpTracing, trustProxyOption } from '@pulseboard/config';
 import type { GatewayDeps } from './deps.ts';
@@ -34,7 +34,7 @@ import { registerResponseHeaders } from './response-headers.ts';
  */
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: deps.logger,
     // Per-request log lines cost more than the ingest itself; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     // No pino child per request (a measurable share of an ingest's CPU): request.log is the
@@ -50,7 +50,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildSerializer: buildJsonSerializer } },
     // Report every invalid field at once, and never coerce: a string is not a number. The shared
     // keywords bound free-form JSON (settings, rules) as they bound event attributes.
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false }, plugins: [(ajv) => (addPulseboardKeywords(ajv as unknown as Parameters<typeof addPulseboardKeywords>[0]), ajv)] },
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false }, plugins: [(ajv) => (addPulseboardKeywords(ajv), ajv)] },
   }) as unknown as FastifyInstance;
   // Spec 4: every body is JSON. Without fastify's text parser, anything else is 415.
   app.removeContentTypeParser(['text/plain']);

@@ -29,7 +29,7 @@ describe('the error handler renders every catalog code in both shapes (spec 7, C
   const call = async (path: string, error: () => unknown) => {
     thrown = error;
     const res = await app.inject({ method: 'POST', url: path, payload: {} });
-    return { status: res.statusCode, body: res.json() as Record<string, unknown>, retryAfter: res.headers['retry-after'] };
+    return { status: res.statusCode, body: res.json<Record<string, unknown>>(), retryAfter: res.headers['retry-after'] };
   };
 
   it.each(codes)('%s', async (code) => {

@@ -5,7 +5,7 @@ import { deliveryIntake, requestDelivery, revisionOf, transitionDeliveries, type
 import type { DueDelivery, NewDelivery } from './repository.ts';
 
 function change(over: Partial<TileChange>, revision?: string): ConsumedChange {
-  const value = {
+  const value: TileChange = {
     position: 1,
     tile_id: 10,
     project_key: 'pk_a',
@@ -19,7 +19,7 @@ function change(over: Partial<TileChange>, revision?: string): ConsumedChange {
     changed_at: '2026-01-01T00:00:00.000Z',
     cause: 'event',
     ...over,
-  } as TileChange;
+  };
   return { value, raw: { headers: revision === undefined ? {} : { 'pb-project-revision': Buffer.from(revision) } } };
 }
 

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { TOPICS } from '@pulseboard/contracts';
-import { writeOutbox, type OutboxMessage } from '@pulseboard/kafka-kit';
+import { writeOutbox } from '@pulseboard/kafka-kit';
 import type { EvaluationStep } from '@pulseboard/rules';
 import { deleteStates, insertHistory, writeStates, type CommittedHistoryRow, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
 
@@ -89,7 +89,7 @@ export class ChangeSet {
     const outcomes = sets.flatMap(({ set, partition }) =>
       set.outcomes.map((o) => ({
         partition,
-        message: { topic: topics.ruleOutcomes, ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }) } as OutboxMessage,
+        message: { topic: topics.ruleOutcomes, ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }) },
       })),
     );
     await writeOutbox(tx, topics.outboxTable, outcomes.map((o) => o.partition), outcomes.map((o) => o.message));

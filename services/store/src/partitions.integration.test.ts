@@ -41,7 +41,7 @@ describe('time partitions and retention (CONTRACT Events, Retention)', () => {
   const partitions = async (table: string) =>
     (await pool.query<{ name: string; bound: string }>(`SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`, [table])).rows;
   const event = (projectKey: string, at: number, labels: string[] = ['a', 'a', 'b']): IngestedEvent =>
-    ({ id: nextId++, project_key: projectKey, account_id: 1, type: 'metric', name: 'cpu_usage', timestamp: new Date(at).toISOString(), received_at: new Date(at).toISOString(), labels, attributes: { value: 1 } }) as IngestedEvent;
+    ({ id: nextId++, project_key: projectKey, account_id: 1, type: 'metric', name: 'cpu_usage', timestamp: new Date(at).toISOString(), received_at: new Date(at).toISOString(), labels, attributes: { value: 1 } });
   async function store(k: PartitionKeeper, events: IngestedEvent[]): Promise<void> {
     await k.ensure(eventDays(events));
     const tx = await pool.connect();

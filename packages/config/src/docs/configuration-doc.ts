@@ -125,7 +125,7 @@ export function renderConfigurationDoc(schemas: readonly ServiceSchema[]): strin
     for (const [name, property] of Object.entries(properties)) {
       const key = `${name}\u0000${JSON.stringify(property)}`;
       const row = rows.get(key);
-      if (row === undefined) rows.set(key, { name, property: property as Property, services: [service] });
+      if (row === undefined) rows.set(key, { name, property: property, services: [service] });
       else row.services.push(service);
     }
   }

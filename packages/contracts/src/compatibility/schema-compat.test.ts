@@ -3,7 +3,7 @@ import { TOPICS, topicDefinitions } from '../topics.ts';
 import { breakingChanges } from './schema-compat.ts';
 import { compatibilityProblems, currentSnapshots, readSnapshots, snapshotOf } from './topic-snapshots.ts';
 
-const released = snapshotOf(TOPICS.tileChanges as never);
+const released = snapshotOf(TOPICS.tileChanges);
 const schema = TOPICS.tileChanges.valueSchema as unknown as { properties: Record<string, Record<string, unknown>>; required: string[] };
 
 /** The tile-changes topic with its schema changed by `edit` and, optionally, a new version. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '@pulseboard/db';
-import { PulseboardError, tilePreviewSchema, type TileRule } from '@pulseboard/contracts';
+import { PulseboardError, tilePreviewSchema } from '@pulseboard/contracts';
 import { RulePreview, ruleReads } from '@pulseboard/rules';
 import { readableProjects } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
@@ -50,7 +50,7 @@ export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule:
     const [visible] = await readableProjects(principal, pool, projectKey);
     if (visible === undefined) throw notFound('Project');
 
-    const rule = request.body.rule as TileRule;
+    const rule = request.body.rule;
     const preview = new RulePreview(rule, PREVIEW_LIMITS.timelineChanges);
     if (running >= PREVIEW_LIMITS.concurrentPerGateway) throw new PulseboardError('service_unavailable', { message: 'Too many previews are running; retry shortly' });
     running++;

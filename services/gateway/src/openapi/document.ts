@@ -44,7 +44,7 @@ export async function generateOpenApiDocument(): Promise<object> {
   const app = await buildApp(deps);
   try {
     await app.ready();
-    return app.swagger() as object;
+    return app.swagger();
   } finally {
     await app.close();
   }

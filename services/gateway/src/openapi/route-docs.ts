@@ -39,7 +39,7 @@ const ref = (schema: { $id: string }) => ({ $ref: schema.$id });
 
 /** `{data: <schema>}`. */
 export function data(schema: { $id: string } | object, description: string): object {
-  return { description, type: 'object', additionalProperties: false, required: ['data'], properties: { data: '$id' in schema ? ref(schema as { $id: string }) : schema } };
+  return { description, type: 'object', additionalProperties: false, required: ['data'], properties: { data: '$id' in schema ? ref(schema) : schema } };
 }
 
 /** `{data: [<schema>], meta}`: a page of a list. */
