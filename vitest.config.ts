@@ -33,6 +33,7 @@ const INFRA_NEUTRAL = [
   'tests/e2e/dashboard.integration.test.ts',
   'tests/e2e/seed-demo.integration.test.ts',
   'tests/e2e/demo-traffic.integration.test.ts',
+  'tests/e2e/up.integration.test.ts',
   'tests/e2e/tracing.integration.test.ts',
 ];
 const onContainers = process.env.TEST_INFRA === 'containers';

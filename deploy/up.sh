@@ -81,7 +81,7 @@ if [[ -f deploy/seed-demo.ts ]]; then
   seeded="$(node_src deploy/seed-demo.ts "${seed_args[@]}")"
   printed() { sed -n "s/^$1=//p" <<<"$seeded"; }
   demo_project="$(printed PULSEBOARD_DEMO_PROJECT_KEY)" demo_token="$(printed PULSEBOARD_DEMO_USER_TOKEN)" demo_key="$(printed PULSEBOARD_DEMO_API_KEY)"
-  grep -v -e '^PULSEBOARD_DEMO_' <<<"$seeded"
+  grep -v -e '^PULSEBOARD_DEMO_' -e '^Try:' -e '^       -d' <<<"$seeded"
   dashboard="http://127.0.0.1:$BROADCAST_PORT/"
   echo
   # The credentials ride in the fragment (after #), which the browser never sends to a server:
@@ -95,6 +95,8 @@ if [[ -f deploy/seed-demo.ts ]]; then
   echo "      project $demo_project's API key: sends its events (Authorization: Bearer); signs in to that project alone"
   echo "  PULSEBOARD_DEMO_PROJECT_KEY=$demo_project"
   echo "  Kept in $credentials: running up.sh again keeps them working; new ones on purpose: bash deploy/up.sh --rotate"
+  echo "A first event of your own (export PULSEBOARD_DEMO_API_KEY=<the key above> first):"
+  grep -e '^Try:' -e '^       -d' <<<"$seeded" | sed 's/^Try: /  /; s/^       -d/         -d/'
   if [[ "$demo_traffic" == true ]]; then
     echo
     PULSEBOARD_DEMO_API_KEY="$demo_key" PULSEBOARD_DEMO_PROJECT_KEY="$demo_project" bash deploy/demo-traffic.sh start "$gateway"
