@@ -16,11 +16,20 @@ interface Run {
   stderr: string;
 }
 
-function run(file: string, args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number; stdin?: string }): Promise<Run> {
+function run(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number; stdin?: string },
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(file, args, { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
-    });
+    const child = execFile(
+      file,
+      args,
+      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
+      },
+    );
     child.stdin!.end(options.stdin ?? '');
   });
 }
@@ -87,18 +96,39 @@ describe('@pulseboard/client and @pulseboard/cli packed, installed with npm outs
       await Promise.all([pipeline.startStore(), pipeline.startRuleEngine(), pipeline.startBroadcast({ BROADCAST_PORT: port })]);
       const provisioned = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
       project = provisioned.projectKey;
-      env = { PATH: process.env.PATH, HOME: process.env.HOME, PULSEBOARD_URL: pipeline.url, PULSEBOARD_TOKEN: provisioned.apiKey, PULSEBOARD_BROADCAST_URL: `ws://127.0.0.1:${port}/ws` };
+      env = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PULSEBOARD_URL: pipeline.url,
+        PULSEBOARD_TOKEN: provisioned.apiKey,
+        PULSEBOARD_BROADCAST_URL: `ws://127.0.0.1:${port}/ws`,
+      };
     })();
     // pnpm pack runs each package's prepack (its build) and rewrites workspace:^ to the version.
     for (const dir of ['packages/client', 'packages/cli']) {
-      ok(await run('bash', ['-c', `source deploy/lib.sh && cd ${dir} && pnpm pack --pack-destination "$1"`, 'pack', packs], { cwd: root, timeoutMs: 180_000 }), `pnpm pack ${dir}`);
+      ok(
+        await run('bash', ['-c', `source deploy/lib.sh && cd ${dir} && pnpm pack --pack-destination "$1"`, 'pack', packs], { cwd: root, timeoutMs: 180_000 }),
+        `pnpm pack ${dir}`,
+      );
     }
     for (const file of readdirSync(packs)) tarballs[file] = statSync(join(packs, file)).size;
     expect(Object.keys(tarballs).sort()).toEqual(['pulseboard-cli-0.1.0.tgz', 'pulseboard-client-0.1.0.tgz']);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pb-packaging-app', private: true, type: 'module' }));
     // Both tarballs at once: the CLI's dependency on @pulseboard/client ^0.1.0 is met by the client's; commander and ws come from the registry.
     ok(
-      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(packs, 'pulseboard-client-0.1.0.tgz'), join(packs, 'pulseboard-cli-0.1.0.tgz')], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeoutMs: 300_000 }),
+      await run(
+        'npm',
+        [
+          'install',
+          '--prefer-offline',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          join(packs, 'pulseboard-client-0.1.0.tgz'),
+          join(packs, 'pulseboard-cli-0.1.0.tgz'),
+        ],
+        { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeoutMs: 300_000 },
+      ),
       'npm install',
     );
     writeFileSync(join(app, 'sdk.mjs'), SDK_SCRIPT);
@@ -108,7 +138,11 @@ describe('@pulseboard/client and @pulseboard/cli packed, installed with npm outs
   afterAll(async () => {
     for (const child of children) child.kill();
     await pipeline?.stop();
-    console.log(`packed: ${Object.entries(tarballs).map(([file, size]) => `${file} ${size} bytes`).join(', ')}`);
+    console.log(
+      `packed: ${Object.entries(tarballs)
+        .map(([file, size]) => `${file} ${size} bytes`)
+        .join(', ')}`,
+    );
     if (app !== undefined) rmSync(app, { recursive: true, force: true });
   });
 
@@ -131,8 +165,26 @@ describe('@pulseboard/client and @pulseboard/cli packed, installed with npm outs
     expect((await run(bin(), ['--version'], { cwd: app, env })).stdout.trim()).toBe('0.1.0');
 
     writeFileSync(join(app, 'check.ts'), TYPES_CHECK);
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: [], noEmit: true, skipLibCheck: false }, files: ['check.ts'] }));
-    ok(await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, timeoutMs: 120_000 }), 'tsc on the installed types');
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          types: [],
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ['check.ts'],
+      }),
+    );
+    ok(
+      await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: app, timeoutMs: 120_000 }),
+      'tsc on the installed types',
+    );
   }, 180_000);
 
   it('sends one event and a batch with the SDK, reads them back, and reports a refused event without being asked', async () => {
@@ -142,12 +194,15 @@ describe('@pulseboard/client and @pulseboard/cli packed, installed with npm outs
     expect(sent.stderr).toBe('');
 
     let last: Run | undefined;
-    const read = await waitFor(async () => {
-      const r = (last = await sdk('read'));
-      if (r.code !== 0) return undefined;
-      const body = JSON.parse(r.stdout) as { batch_total: number; batch_page: number; single: { name: string; attributes: { run: string } } };
-      return body.batch_total === 150 ? body : undefined;
-    }, { timeoutMs: 60_000, what: 'the batch stored and readable' }).catch((error: Error) => {
+    const read = await waitFor(
+      async () => {
+        const r = (last = await sdk('read'));
+        if (r.code !== 0) return undefined;
+        const body = JSON.parse(r.stdout) as { batch_total: number; batch_page: number; single: { name: string; attributes: { run: string } } };
+        return body.batch_total === 150 ? body : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the batch stored and readable' },
+    ).catch((error: Error) => {
       throw new Error(`${error.message}; the last read: ${JSON.stringify(last)}`);
     });
     expect(read).toMatchObject({ batch_total: 150, batch_page: 100, single: { name: 'sdk_single', attributes: { run: runId } } });
@@ -155,7 +210,11 @@ describe('@pulseboard/client and @pulseboard/cli packed, installed with npm outs
     const refused = await sdk('refused');
     expect(refused.code).toBe(0);
     expect(refused.stderr).toMatch(/^\[pulseboard\] 1 event not stored \(refused\): 400 validation_error: /);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ sent: 0, failed: 1, failures: [{ reason: 'refused', status: 400, code: 'validation_error', event: { name: 'sdk_refused' } }] });
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      sent: 0,
+      failed: 1,
+      failures: [{ reason: 'refused', status: 400, code: 'validation_error', event: { name: 'sdk_refused' } }],
+    });
   }, 180_000);
 
   it('the installed CLI sends, reads, and tails tile changes alone and with events (filtered)', async () => {
@@ -173,30 +232,49 @@ describe('@pulseboard/client and @pulseboard/cli packed, installed with npm outs
     };
     const tiles = follow(['--count', '1']);
     const events = follow(['--events', '--name', 'cpu', '--label', 'pack', '--count', '2']);
-    await waitFor(() => tiles.err.includes('subscribed to') && events.err.includes('subscribed to') && events.err.includes('tailing events'), { timeoutMs: 30_000, what: 'both tails to start' });
+    await waitFor(() => tiles.err.includes('subscribed to') && events.err.includes('subscribed to') && events.err.includes('tailing events'), {
+      timeoutMs: 30_000,
+      what: 'both tails to start',
+    });
 
     // One batch: an event the tail's filters leave out, then the one they match (events come in the order accepted).
-    const ndjson = [{ type: 'metric', name: 'mem', labels: ['pack'], attributes: { value: 10 } }, { type: 'metric', name: 'cpu', labels: ['pack'], attributes: { value: 97 } }].map((e) => JSON.stringify(e)).join('\n');
+    const ndjson = [
+      { type: 'metric', name: 'mem', labels: ['pack'], attributes: { value: 10 } },
+      { type: 'metric', name: 'cpu', labels: ['pack'], attributes: { value: 97 } },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n');
     expect(json(await cli(['send'], `${ndjson}\n`))).toEqual({ sent: 2, failed: 0, retries: 0 });
 
     expect(await tiles.exit).toBe(0);
-    const tileLines = tiles.out.trim().split('\n').map((l) => JSON.parse(l));
+    const tileLines = tiles.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(tileLines).toHaveLength(2);
     expect(tileLines[0]).toMatchObject({ type: 'snapshot', tiles: [{ tile_id: tile.id }] });
     expect(tileLines[1]).toMatchObject({ tile_id: tile.id, status: 'critical', value: 97 });
 
     expect(await events.exit).toBe(0);
-    const eventLines = events.out.trim().split('\n').map((l) => JSON.parse(l));
+    const eventLines = events.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(eventLines[0]).toMatchObject({ type: 'snapshot' });
     const rest = eventLines.slice(1);
     expect(rest).toHaveLength(2);
-    expect(rest.filter((l) => l.type === 'event')).toEqual([{ type: 'event', v: 1, project, event: expect.objectContaining({ name: 'cpu', labels: ['pack'], attributes: { value: 97 }, id: expect.any(Number) }) }]);
+    expect(rest.filter((l) => l.type === 'event')).toEqual([
+      { type: 'event', v: 1, project, event: expect.objectContaining({ name: 'cpu', labels: ['pack'], attributes: { value: 97 }, id: expect.any(Number) }) },
+    ]);
     expect(rest.filter((l) => l.type !== 'event')).toMatchObject([{ tile_id: tile.id, status: 'critical' }]);
 
-    const listed = await waitFor(async () => {
-      const page = json(await cli(['events', 'list', '--label', 'pack']));
-      return page.data.length === 2 ? page : undefined;
-    }, { timeoutMs: 30_000, what: 'the CLI-sent events listed' });
+    const listed = await waitFor(
+      async () => {
+        const page = json(await cli(['events', 'list', '--label', 'pack']));
+        return page.data.length === 2 ? page : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the CLI-sent events listed' },
+    );
     expect(listed.data.map((e: { name: string }) => e.name).sort()).toEqual(['cpu', 'mem']);
 
     const filterWithoutEvents = await cli(['tail', project, '--type', 'error']);

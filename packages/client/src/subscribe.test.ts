@@ -25,7 +25,16 @@ class ScriptedSocket implements WebSocketLike {
   }
 }
 
-const event = (id: number): IngestedEvent => ({ id, project_key: 'web', account_id: 1, type: 'error', name: 'exception', timestamp: '2026-01-01T00:00:00Z', received_at: '2026-01-01T00:00:00Z', attributes: {} }) as IngestedEvent;
+const event = (id: number): IngestedEvent => ({
+  id,
+  project_key: 'web',
+  account_id: 1,
+  type: 'error',
+  name: 'exception',
+  timestamp: '2026-01-01T00:00:00Z',
+  received_at: '2026-01-01T00:00:00Z',
+  attributes: {},
+});
 
 async function opened(options: Parameters<typeof subscribe>[0]) {
   const sub = subscribe({ ...options, WebSocket: ScriptedSocket });
@@ -39,7 +48,14 @@ describe('subscribe() with the event tail', () => {
   it('asks for the tail with its filters after subscribing, and hands events and skips of its project to their callbacks', async () => {
     const events: IngestedEvent[] = [];
     const skipped: SkippedMessage[] = [];
-    const { socket } = await opened({ url: 'ws://x/ws', token: 'evk_t', project: 'web', events: { type: 'error', label: ['prod'] }, onEvent: (e) => events.push(e), onSkipped: (s) => skipped.push(s) });
+    const { socket } = await opened({
+      url: 'ws://x/ws',
+      token: 'evk_t',
+      project: 'web',
+      events: { type: 'error', label: ['prod'] },
+      onEvent: (e) => events.push(e),
+      onSkipped: (s) => skipped.push(s),
+    });
     expect(socket.sent).toEqual([
       { type: 'auth', token: 'evk_t' },
       { type: 'subscribe', project: 'web' },
