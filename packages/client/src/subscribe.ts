@@ -73,7 +73,8 @@ export interface Subscription {
   close(): void;
 }
 
-const tailFilters = (events: SubscribeOptions['events']): EventTailFilters | undefined => (events === undefined || events === false ? undefined : events === true ? {} : events);
+const tailFilters = (events: SubscribeOptions['events']): EventTailFilters | undefined =>
+  events === undefined || events === false ? undefined : events === true ? {} : events;
 
 // Closes that reconnecting cannot fix (protocol.md, "Close codes").
 const FINAL_CLOSES: Record<number, string> = { 4000: 'bad_message', 4001: 'auth_failed', 4003: 'credential_revoked', 1009: 'message_too_big' };
@@ -115,7 +116,8 @@ export function subscribe(options: SubscribeOptions): Subscription {
       switch (message.type) {
         case 'ready':
           ws.send(JSON.stringify({ type: 'subscribe', project: options.project, ...(position === undefined ? {} : { since: position }) }));
-          if (filters !== undefined) ws.send(JSON.stringify({ type: 'tail', v: 1, project: options.project, ...(Object.keys(filters).length === 0 ? {} : { filters }) }));
+          if (filters !== undefined)
+            ws.send(JSON.stringify({ type: 'tail', v: 1, project: options.project, ...(Object.keys(filters).length === 0 ? {} : { filters }) }));
           break;
         case 'event':
           if (message.project === options.project) options.onEvent?.(message.event);
