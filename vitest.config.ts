@@ -21,6 +21,9 @@ const INFRA_NEUTRAL = [
   'tests/ops/chart.integration.test.ts',
   'tests/ops/alerts.integration.test.ts',
   'tests/ops/chart-monitoring.integration.test.ts',
+  'tests/ops/chart-kafka-security.integration.test.ts',
+  // Runs a SASL_SSL broker of its own from the Maven jars, wherever the shared infrastructure runs.
+  'tests/e2e/kafka-security.integration.test.ts',
   'tests/e2e/secrets-startup.integration.test.ts',
   'services/gateway/src/fuzz.integration.test.ts',
   'tests/e2e/broadcast-fuzz.integration.test.ts',

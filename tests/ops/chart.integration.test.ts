@@ -267,8 +267,12 @@ describe('chart and code cannot drift', () => {
 
   it.each(Object.keys(SERVICES))('%s: every variable it reads can be set from values', (service) => {
     const { key, properties } = SERVICES[service as keyof typeof SERVICES];
-    // Set by the chart itself: from its own values (ports, brokers) or from the Secret (optional keys included).
-    const chartOwned = new Set((deploymentOf(render(), service).spec.template.spec.containers[0].env as { name: string }[]).map((e) => e.name));
+    // Set by the chart itself: from its own values (ports, brokers) or from the Secret (optional keys included),
+    // and the Kafka TLS/SASL variables, set from kafka.tls and kafka.sasl (the schema refuses them in config and env).
+    const schema = JSON.parse(readFileSync(`${CHART}/values.schema.json`, 'utf8')) as { properties: { config: { propertyNames: { not: { enum: string[] } } } } };
+    const kafkaOwned = schema.properties.config.propertyNames.not.enum.filter((name) => name.startsWith('KAFKA_SSL') || name.startsWith('KAFKA_SASL_'));
+    expect(kafkaOwned).toContain('KAFKA_SASL_PASSWORD');
+    const chartOwned = new Set([...(deploymentOf(render(), service).spec.template.spec.containers[0].env as { name: string }[]).map((e) => e.name), ...kafkaOwned]);
     const settable = Object.keys(properties).filter((name) => !chartOwned.has(name));
     // Each one set through <service>.env reaches the container.
     const objects = render([], Object.fromEntries(settable.map((name) => [`${key}.env.${name}`, `v-${name}`])));
