@@ -113,8 +113,10 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   };
   const directory = new ProjectDirectory(pool, redis, limitDefaults);
   const credentials = new CredentialSet(redis, pool, logger);
-  // Loaded before the first request when Redis has none (first start, Redis emptied).
-  await credentials.ensureLoaded();
+  // Loaded before the first request when Redis has none (first start, Redis emptied). Redis being
+  // down does not keep the gateway from starting (it answers 503 until Redis is back): the set
+  // loads on the first throttled check that finds it missing.
+  await credentials.ensureLoaded().catch((err: unknown) => logger.warn({ event: 'credential_set_load_failed', err }, 'valid-credential set not loaded at start'));
   const throttle = new AuthThrottle(new FixedWindowCounter(redis, 'af', 60, now), env.AUTH_FAILURES_PER_MINUTE);
   const eventIds = new EventIdAllocator((blocks) => nextEventIdBlocks(pool, blocks), { minRatePerSecond: env.EVENT_ID_RESERVE_MIN_RATE, seconds: env.EVENT_ID_RESERVE_SECONDS });
   await eventIds.fill();

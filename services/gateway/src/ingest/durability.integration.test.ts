@@ -104,9 +104,16 @@ describe('without a reachable Redis', () => {
   let project: Awaited<ReturnType<typeof provisionProject>>;
 
   beforeAll(async () => {
+    // Provisioned while Redis answers: a new credential enters the valid-credential set in Redis
+    // before its row commits, so creating one without Redis is itself a 503.
+    const provisioning = await startTestGateway();
+    try {
+      project = await provisionProject(provisioning.url, TEST_ADMIN_TOKEN);
+    } finally {
+      await provisioning.stop();
+    }
     const port = await freePort();
     gw = await startTestGateway({ REDIS_URL: `redis://127.0.0.1:${port}/1`, LOG_LEVEL: 'fatal' });
-    project = await provisionProject(gw.url, TEST_ADMIN_TOKEN);
   });
   afterAll(async () => {
     await gw?.stop();
