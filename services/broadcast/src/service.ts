@@ -141,7 +141,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const address = await app.listen({ port: env.BROADCAST_PORT, host: env.BROADCAST_HOST });
   logger.info({ event: 'broadcast_started', address, topic: env.TOPIC_TILE_CHANGES, group: feed.groupId });
   // Without it the gateway counts every dashboard API call as broadcast's own address (SECURITY.md, Trusted proxies).
-  if (env.INTERNAL_PROXY_SECRET === '') logger.warn({ event: 'internal_proxy_secret_unset', effect: "the gateway counts the dashboard's API calls as broadcast's address" });
+  if (env.INTERNAL_PROXY_SECRET === '') logger.warn({ event: 'internal_proxy_secret_unset', effect: "the gateway counts the dashboard's API calls as broadcast's address, and past the WebSocket failed-authentication limit valid credentials are refused too (the gateway's valid-credential set cannot be asked)" });
 
   let stopping: Promise<void> | undefined;
   return {

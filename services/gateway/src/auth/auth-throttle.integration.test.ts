@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { envelope, provisionProject, requestFrom, setEnvelopeClock, TEST_ADMIN_TOKEN, TEST_INTERNAL_PROXY_SECRET, TEST_REDIS_URL } from '@pulseboard/test-kit';
+import { envelope, provisionProject, requestFrom, setEnvelopeClock, TEST_ADMIN_TOKEN, TEST_INTERNAL_PROXY_SECRET, TEST_REDIS_URL, waitFor } from '@pulseboard/test-kit';
+import { hashSecret } from '@pulseboard/contracts';
 import { PROXY_CLIENT_HEADER, PROXY_SECRET_HEADER } from '@pulseboard/config';
 import { startTestGateway } from '../../test/test-gateway.ts';
 import { manualClock, privateHour } from '../../test/ingest-test-kit.ts';
@@ -110,28 +111,60 @@ describe('failed authentications: failures are throttled, valid credentials neve
     expect((await requestFrom('127.0.3.2', url('/api/v1/admin/accounts'), { token: wrong() })).status).toBe(401);
   });
 
-  it('revocation and key regeneration still take effect at once for a throttled address', async () => {
+  it('revocation and key regeneration take effect at once on every gateway, for a throttled address too, and leave the valid-credential set', async () => {
     clock.advance(120_000);
     const project = await fresh();
-    for (let i = 0; i < LIMIT; i++) await requestFrom('127.0.4.1', url('/api/v1/projects'), { token: bad() });
-    expect((await requestFrom('127.0.4.1', url('/api/v1/projects'), { token: bad() })).status).toBe(429);
+    // A second gateway on the same stack, with nothing in its memory: the throttle, the set and revocation are shared.
+    const other = await startTestGateway(gateway.env, { now: () => clock.now() });
+    const otherUrl = (path: string) => `${other.url}${path}`;
+    const redis = new Redis(TEST_REDIS_URL);
+    const inSet = async (secret: string) => (await redis.zscore('{pbrl}:cred:valid', hashSecret(secret))) !== null;
+    try {
+      for (let i = 0; i < LIMIT; i++) await requestFrom('127.0.4.1', url('/api/v1/projects'), { token: bad() });
+      expect((await requestFrom('127.0.4.1', url('/api/v1/projects'), { token: bad() })).status).toBe(429);
+      expect((await requestFrom('127.0.4.1', otherUrl('/api/v1/projects'), { token: bad() })).status).toBe(429);
 
-    // A second token of the user, revoked: refused at once from the throttled address, and from any other.
-    const users = await requestFrom('127.0.0.1', url(`/api/v1/admin/accounts/${project.accountId}/users`), { token: TEST_ADMIN_TOKEN });
-    const userId = users.body.data[0].id as number;
-    const second = await requestFrom('127.0.0.1', url(`/api/v1/admin/users/${userId}/tokens`), { token: TEST_ADMIN_TOKEN, body: { label: 'second' } });
-    expect(second.status).toBe(201);
-    expect((await requestFrom('127.0.4.1', url('/api/v1/projects'), { token: second.body.token })).status).toBe(200);
-    expect((await requestFrom('127.0.0.1', url(`/api/v1/admin/users/${userId}/tokens/${second.body.id}`), { token: TEST_ADMIN_TOKEN, method: 'DELETE' })).status).toBe(204);
-    expect([401, 429]).toContain((await requestFrom('127.0.4.1', url('/api/v1/projects'), { token: second.body.token })).status);
-    expect((await requestFrom('127.0.4.2', url('/api/v1/projects'), { token: second.body.token })).status).toBe(401);
+      // A second token of the user, revoked on one gateway: refused at once on both, from the throttled address and any other.
+      const users = await requestFrom('127.0.0.1', url(`/api/v1/admin/accounts/${project.accountId}/users`), { token: TEST_ADMIN_TOKEN });
+      const userId = users.body.data[0].id as number;
+      const second = await requestFrom('127.0.0.1', url(`/api/v1/admin/users/${userId}/tokens`), { token: TEST_ADMIN_TOKEN, body: { label: 'second' } });
+      expect(second.status).toBe(201);
+      expect((await requestFrom('127.0.4.1', url('/api/v1/projects'), { token: second.body.token })).status).toBe(200);
+      expect((await requestFrom('127.0.4.1', otherUrl('/api/v1/projects'), { token: second.body.token })).status).toBe(200);
+      expect(await inSet(second.body.token)).toBe(true);
+      expect((await requestFrom('127.0.0.1', url(`/api/v1/admin/users/${userId}/tokens/${second.body.id}`), { token: TEST_ADMIN_TOKEN, method: 'DELETE' })).status).toBe(204);
+      // Out of the set once revoked, without being presented: a throttled address then gets 429 for it, no lookup.
+      await waitFor(async () => !(await inSet(second.body.token)), { what: 'the revoked token left the valid-credential set' });
+      for (const at of [url, otherUrl]) {
+        expect((await requestFrom('127.0.4.1', at('/api/v1/projects'), { token: second.body.token })).status).toBe(429);
+        expect((await requestFrom('127.0.4.2', at('/api/v1/projects'), { token: second.body.token })).status).toBe(401);
+      }
+      // Revoked by its own user likewise.
+      const third = await requestFrom('127.0.0.1', otherUrl('/api/v1/tokens'), { token: project.userToken, body: { label: 'third' } });
+      expect(third.status).toBe(201);
+      expect((await requestFrom('127.0.0.1', otherUrl(`/api/v1/tokens/${third.body.id}`), { token: project.userToken, method: 'DELETE' })).status).toBe(204);
+      await waitFor(async () => !(await inSet(third.body.token)), { what: 'the self-revoked token left the valid-credential set' });
+      expect((await requestFrom('127.0.4.3', url('/api/v1/projects'), { token: third.body.token })).status).toBe(401);
 
-    // The key regenerated (its old one used once, so cached here): the old one stops at once, the new one works from the throttled address.
-    expect((await requestFrom('127.0.0.1', url('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status).toBe(201);
-    const regenerated = await requestFrom('127.0.0.1', url(`/api/v1/projects/${project.projectKey}/regenerate_key`), { token: project.userToken, body: { confirm: true } });
-    expect(regenerated.status).toBe(200);
-    expect([401, 429]).toContain((await requestFrom('127.0.4.1', url('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status);
-    expect((await requestFrom('127.0.4.1', url('/ingest'), { token: regenerated.body.data.api_key, body: envelope(project.projectKey) })).status).toBe(201);
+      // The key regenerated on one gateway (its old one used once on each, so cached on both): the old one stops at
+      // once on the other, the new one works there from the throttled address; the old one leaves the set.
+      expect((await requestFrom('127.0.0.1', url('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status).toBe(201);
+      expect((await requestFrom('127.0.0.1', otherUrl('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status).toBe(201);
+      expect(await inSet(project.apiKey)).toBe(true);
+      const regenerated = await requestFrom('127.0.0.1', url(`/api/v1/projects/${project.projectKey}/regenerate_key`), { token: project.userToken, body: { confirm: true } });
+      expect(regenerated.status).toBe(200);
+      await waitFor(async () => !(await inSet(project.apiKey)), { what: 'the replaced key left the valid-credential set' });
+      expect(await inSet(regenerated.body.data.api_key)).toBe(true);
+      for (const at of [url, otherUrl]) {
+        expect([401, 429]).toContain((await requestFrom('127.0.4.1', at('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status);
+        expect((await requestFrom('127.0.4.4', at('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status).toBe(401);
+      }
+      expect((await requestFrom('127.0.4.1', otherUrl('/ingest'), { token: regenerated.body.data.api_key, body: envelope(project.projectKey) })).status).toBe(201);
+      expect((await requestFrom('127.0.4.1', url('/ingest'), { token: regenerated.body.data.api_key, body: envelope(project.projectKey) })).status).toBe(201);
+    } finally {
+      redis.disconnect();
+      await other.stop();
+    }
   });
 
   it('loads the valid-credential set from Postgres again when Redis lost it: a valid key still gets in from a throttled address', async () => {

@@ -50,6 +50,15 @@ export class Authenticator {
     return this.options.credentials.admit(hash, expiresAt);
   }
 
+  /**
+   * A credential just revoked or replaced (after its commit): out of the valid-credential set at once, so
+   * the set does not keep what Postgres no longer knows. Best effort: a member left behind costs one
+   * lookup when presented while throttled, which removes it then.
+   */
+  forget(hash: Buffer): void {
+    this.options.credentials.drop(hash).catch(() => undefined);
+  }
+
   // Hashes of user tokens no user holds, until when. A new token is random, so it is never in
   // here; a token that stopped working is remembered as unknown for this long.
   private readonly unknownTokens = new Map<string, { until: number; expired: boolean }>();

@@ -26,8 +26,10 @@ return 0`;
  * It is a filter, not the truth: Postgres decides every credential it lets
  * through. A new credential is added before the row that makes it valid is
  * committed (its secret is shown only after), so a valid credential is never
- * missing; a revoked one may linger until it is presented while throttled,
- * when its failed lookup removes it (one lookup per revoked credential).
+ * missing. A revoked token and a replaced key are removed once their change
+ * commits; one left behind (a deleted user or project, a lost removal) lingers
+ * until it is presented while throttled, when its failed lookup removes it
+ * (one lookup per such credential).
  * Loaded from Postgres when Redis has no set (first start, Redis restarted or
  * flushed), by whichever gateway sees that first.
  */

@@ -19,7 +19,7 @@ import { ADMIN, ADMIN_BODY_ERRORS, ADMIN_ERRORS, all, body, errors, idParams, no
 export interface AdminRouteDeps {
   adminToken: string;
   /** Where new credentials are admitted (before they are stored). */
-  auth: Pick<Authenticator, 'admit'>;
+  auth: Pick<Authenticator, 'admit' | 'forget'>;
   /** Counts wrong admin tokens per address. */
   throttle: Pick<AuthThrottle, 'adminFailure'>;
   pool: Pool;

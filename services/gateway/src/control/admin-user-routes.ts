@@ -24,7 +24,7 @@ const tokenParams = {
  * revoked token is refused on the very next one by every gateway; broadcast
  * closes its sockets with 4003 at its next revalidation.
  */
-export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool, auth: Pick<Authenticator, 'admit'>): void {
+export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool, auth: Pick<Authenticator, 'admit' | 'forget'>): void {
   admin.post<{ Params: { id: string }; Body: { email: string } }>('/api/v1/admin/accounts/:id/users', { config: { openapi: { params: idParams } }, schema: { ...ADMIN, summary: 'Create a user; its token is shown once', body: { $ref: createUserBody.$id }, response: { 201: body(userWithTokenSchema, 'The user with its token'), ...errors('envelope', ADMIN_BODY_ERRORS) } } }, async (request, reply) => {
     const token = newUserToken('default');
     await auth.admit(token.stored.hash, token.stored.expiresAt);
@@ -76,7 +76,9 @@ export function registerAdminUserRoutes(admin: FastifyInstance, pool: Pool, auth
   admin.delete<{ Params: { id: string; token_id: string } }>('/api/v1/admin/users/:id/tokens/:token_id', { config: { openapi: { params: tokenParams } }, schema: { ...ADMIN, summary: 'Revoke one token of a user (refused from the very next request; open WebSockets close with 4003)', response: { ...noContent, ...errors('envelope', ADMIN_ERRORS) } } }, async (request, reply) => {
     const userId = parseNumericId(request.params.id) ?? -1;
     const tokenId = parseNumericId(request.params.token_id) ?? -1;
-    if (!(await revokeUserToken(pool, userId, tokenId))) throw notFound('Token');
+    const revoked = await revokeUserToken(pool, userId, tokenId);
+    if (revoked === undefined) throw notFound('Token');
+    auth.forget(revoked);
     request.log.info({ event: 'user_token_revoked', req_id: request.id, user_id: userId, token_id: tokenId });
     return reply.code(204).send();
   });

@@ -30,7 +30,7 @@ function userOf(request: FastifyRequest): number {
  * is refused on the very next request by every gateway, and broadcast closes
  * its sockets with 4003 at its next revalidation.
  */
-export function registerOwnTokenRoutes(app: FastifyInstance, deps: { auth: Pick<Authenticator, 'principal' | 'admit'>; pool: Pool }): void {
+export function registerOwnTokenRoutes(app: FastifyInstance, deps: { auth: Pick<Authenticator, 'principal' | 'admit' | 'forget'>; pool: Pool }): void {
   const { pool } = deps;
   app.register(async (api) => {
     api.addSchema(createUserTokenBody);
@@ -74,7 +74,9 @@ export function registerOwnTokenRoutes(app: FastifyInstance, deps: { auth: Pick<
     api.delete<{ Params: { id: string } }>('/api/v1/tokens/:id', { config: { openapi: { params: idParams } }, schema: doc('Revoke one of the calling user\'s tokens (refused from the very next request; open WebSockets close with 4003)', { ...noContent, ...errors('envelope', READ_ERRORS) }) }, async (request, reply) => {
       const userId = userOf(request);
       const tokenId = parseNumericId(request.params.id) ?? -1;
-      if (!(await revokeUserToken(pool, userId, tokenId))) throw notFound('Token');
+      const revoked = await revokeUserToken(pool, userId, tokenId);
+      if (revoked === undefined) throw notFound('Token');
+      deps.auth.forget(revoked);
       request.log.info({ event: 'user_token_revoked', req_id: request.id, user_id: userId, token_id: tokenId, by: 'self' });
       return reply.code(204).send();
     });

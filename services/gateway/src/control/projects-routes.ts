@@ -17,7 +17,7 @@ import { AUTHENTICATED, BODY_ERRORS, data, errors, listQuery, page, SECURITY } f
 import { LIMIT_FIELDS, regenerateKeyBody, updateProjectBody, type RegenerateKeyBody, type UpdateProjectBody } from './project-schemas.ts';
 
 export interface ProjectRouteDeps {
-  auth: Pick<Authenticator, 'principal' | 'admit'>;
+  auth: Pick<Authenticator, 'principal' | 'admit' | 'forget'>;
   pool: Pool;
   controlFeed: ControlFeed;
   refusals: Pick<RefusalLog, 'recent'>;
@@ -144,8 +144,11 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
         }
         const { apiKey, hash, prefix } = newApiKey();
         await deps.auth.admit(hash);
-        const project = await replaceApiKey(deps.pool, deps.controlFeed, request.params.id, { hash, prefix });
-        if (project === undefined) throw notFound('Project');
+        const replaced = await replaceApiKey(deps.pool, deps.controlFeed, request.params.id, { hash, prefix });
+        if (replaced === undefined) throw notFound('Project');
+        const { project } = replaced;
+        // Once committed, never before: until then the old key is still valid.
+        deps.auth.forget(replaced.previousKeyHash);
         request.log.info({ event: 'api_key_regenerated', req_id: request.id, project_key: request.params.id, user_id: principal.userId });
         // The key is shown here once; only its hash is stored.
         return reply.send({ data: { ...present(project), api_key: apiKey } });

@@ -149,14 +149,19 @@ export async function updateProject(pool: Pool, feed: ControlFeed, projectKey: s
   });
 }
 
-/** Replaces the project's API key (its hash and prefix); the old one is refused on the next request everywhere. */
-export async function replaceApiKey(pool: Pool, feed: ControlFeed, projectKey: string, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | undefined> {
+/**
+ * Replaces the project's API key (its hash and prefix); the old one is refused on the next request everywhere.
+ * Also gives the replaced key's hash, for the valid-credential set to forget.
+ */
+export async function replaceApiKey(pool: Pool, feed: ControlFeed, projectKey: string, key: { hash: Buffer; prefix: string }): Promise<{ project: ProjectRecord; previousKeyHash: Buffer } | undefined> {
   return projectWrite(pool, feed, projectKey, 'project_key_regenerated', async (client) => {
+    const { rows: old } = await client.query<{ api_key_hash: Buffer }>('SELECT api_key_hash FROM projects WHERE project_key = $1 AND deleted_at IS NULL FOR UPDATE', [projectKey]);
+    if (old[0] === undefined) return undefined;
     const { rows } = await client.query<ProjectRecord>(
       `UPDATE projects SET api_key_hash = $2, api_key_prefix = $3 WHERE project_key = $1 AND deleted_at IS NULL RETURNING ${PROJECT_COLUMNS}`,
       [projectKey, key.hash, key.prefix],
     );
-    return rows[0];
+    return rows[0] === undefined ? undefined : { project: rows[0], previousKeyHash: old[0].api_key_hash };
   });
 }
 

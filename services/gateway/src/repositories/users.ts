@@ -126,10 +126,13 @@ export async function listUserTokens(pool: Pool, userId: number): Promise<UserTo
   return rows.filter((r) => r.id !== null).map(({ found: _found, ...record }) => record);
 }
 
-/** Revokes (deletes) one token of a user: the very next request with it is refused. False when the user has no such token. */
-export async function revokeUserToken(pool: Pool, userId: number, tokenId: number): Promise<boolean> {
-  const { rowCount } = await pool.query('DELETE FROM user_tokens WHERE id = $1 AND user_id = $2', [tokenId, userId]);
-  return (rowCount ?? 0) > 0;
+/**
+ * Revokes (deletes) one token of a user: the very next request with it is refused. The revoked token's hash
+ * (for the valid-credential set to forget), or undefined when the user has no such token.
+ */
+export async function revokeUserToken(pool: Pool, userId: number, tokenId: number): Promise<Buffer | undefined> {
+  const { rows } = await pool.query<{ token_hash: Buffer }>('DELETE FROM user_tokens WHERE id = $1 AND user_id = $2 RETURNING token_hash', [tokenId, userId]);
+  return rows[0]?.token_hash;
 }
 
 /** Records that a token was used (a hint, written at most about once a minute per token and gateway). */
