@@ -94,7 +94,8 @@ const properties = {
     type: 'integer',
     minimum: 1,
     default: 20,
-    description: 'Failed authentications a minute per client address and per key prefix before 429.',
+    description:
+      'Failed authentications a minute per client address and per key prefix (wrong admin tokens: per address). Past it a credential is looked up only when the valid-credential set knows it, so valid ones still get in; the rest are 429 (SECURITY.md, Failed authentications).',
   },
   NOTIFY_SENDS_PER_MINUTE: { type: 'integer', minimum: 1, default: 30, description: 'Notification sends through the API a minute per account before 429.' },
   MAX_TILES_PER_PROJECT: { type: 'integer', minimum: 1, default: 500, description: 'Most tiles one project may have.' },
