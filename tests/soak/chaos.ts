@@ -11,7 +11,7 @@
  * and ports, its own redis-server on a free port), so restarting those never
  * touches the Postgres, Redis and Kafka that other tests on this machine share.
  *
- *   pnpm bench:chaos [--minutes 10] [--rate 500] [--fault-every 30] [--projects 20] [--tiles 100] [--seed 1]
+ *   pnpm bench:chaos [--minutes 10] [--rate 500] [--fault-every 30] [--projects 20] [--tiles 100] [--seed 1] [--faults kill,kafka,redis,postgres]
  *
  * Prints each fault with its time and what the clients saw since the one
  * before (statuses, 503s, the longest gap between acknowledgements), then the
@@ -40,6 +40,12 @@ const FAULT_EVERY_S = option('fault-every', 30);
 const PROJECTS = option('projects', 20);
 const TILES = option('tiles', 100);
 let seed = option('seed', 1);
+/** --faults kill,kafka,redis,postgres: only the faults whose name contains one of these (default: all). */
+const FAULTS = (() => {
+  const at = process.argv.indexOf('--faults');
+  const value = at === -1 ? process.env.CHAOS_FAULTS : process.argv[at + 1];
+  return value === undefined || value === '' ? undefined : value.split(',');
+})();
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -213,7 +219,7 @@ async function main(): Promise<number> {
 
   // Faults, one after another.
   const faults: { at: string; kind: string; clients: Record<string, unknown> }[] = [];
-  const kinds = ['kill -9 gateway', 'kill -9 store', 'kill -9 rule-engine', 'kill -9 notification', 'restart kafka', 'restart redis', 'restart postgres'];
+  const kinds = ['kill -9 gateway', 'kill -9 store', 'kill -9 rule-engine', 'kill -9 notification', 'restart kafka', 'restart redis', 'restart postgres'].filter((k) => FAULTS === undefined || FAULTS.some((f) => k.includes(f)));
   const injected = new Map<string, number>();
   const restart = async (key: string) => {
     const s = services[key]!;
