@@ -101,7 +101,12 @@ describe('failed authentications through broadcast: the socket and the pass-thro
     }
     // With the admin token too: the admin API is not reachable through broadcast.
     expect((await requestFrom('127.0.0.1', `${broadcast}/api/v1/admin/accounts`, { token: TEST_ADMIN_TOKEN })).status).toBe(404);
-    // What the dashboard uses still passes.
-    expect((await requestFrom('127.0.0.1', `${broadcast}/api/v1/notifications`, { token: project.userToken })).status).toBe(200);
+    // What the dashboard uses still passes, with the gateway's answer headers: never cached, never sniffed.
+    const passed = await requestFrom('127.0.0.1', `${broadcast}/api/v1/notifications`, { token: project.userToken });
+    expect(passed.status).toBe(200);
+    for (const answer of [passed, await requestFrom('127.0.0.1', `${broadcast}/api/v1/admin/accounts`, { token: TEST_ADMIN_TOKEN })]) {
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
   });
 });

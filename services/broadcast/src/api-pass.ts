@@ -78,6 +78,8 @@ export function registerApiPass(app: FastifyInstance, apiUrl: string, internalSe
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
     const pass = async (request: FastifyRequest, reply: FastifyReply) => {
+      // As the gateway answers itself: the API's JSON is never sniffed into something a browser would run.
+      reply.header('x-content-type-options', 'nosniff');
       const path = passThroughPath(request.method, request.raw.url ?? '');
       if (path === undefined) {
         return reply.code(404).header('cache-control', 'no-store').send({ error: { code: 'not_found', message: 'Resource not found' } });
