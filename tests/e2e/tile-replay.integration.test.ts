@@ -5,7 +5,10 @@ import { startPipeline } from './harness.ts';
 
 type Project = Awaited<ReturnType<Awaited<ReturnType<typeof startPipeline>>['provision']>>;
 
-const latency = (warning: number) => ({ filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'ms', warning, critical: 10_000 } });
+const latency = (warning: number) => ({
+  filter: { type: 'metric', name: 'latency' },
+  evaluation: { kind: 'threshold', attribute: 'ms', warning, critical: 10_000 },
+});
 const errors = { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 3, critical: 5 } };
 
 /**
@@ -42,7 +45,10 @@ describe('tile replay against the live rule engine', () => {
 
   it('equals the live state on the rule the engine ran, shows what a changed rule implies, and applies it to the past', async () => {
     const created = await Promise.all(
-      [latency(500), errors].map(async (rule, i) => (await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: `t${i}`, kind: 'metric', rule } })).body.data.id as number),
+      [latency(500), errors].map(
+        async (rule, i) =>
+          (await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: `t${i}`, kind: 'metric', rule } })).body.data.id as number,
+      ),
     );
     const [latencyTile, errorsTile] = created as [number, number];
     const events = [
@@ -56,16 +62,32 @@ describe('tile replay against the live rule engine', () => {
     ];
     await send(events);
     await waitFor(async () => (await stored()) === events.length, { timeoutMs: 20_000, what: 'every event stored' });
-    await waitFor(async () => (await liveState(latencyTile)).value === 250 && (await liveState(errorsTile)).value === 3, { timeoutMs: 20_000, what: 'the engine evaluated every event' });
+    await waitFor(async () => (await liveState(latencyTile)).value === 250 && (await liveState(errorsTile)).value === 3, {
+      timeoutMs: 20_000,
+      what: 'the engine evaluated every event',
+    });
 
     // Each stored event keeps where the topic held it: one partition for the project, distinct offsets in sending order.
-    const positions = (await db.query<{ p: number; o: string }>('SELECT kafka_partition AS p, kafka_offset::text AS o FROM events WHERE project_key = $1 ORDER BY received_at, id', [project.projectKey])).rows;
+    const positions = (
+      await db.query<{ p: number; o: string }>(
+        'SELECT kafka_partition AS p, kafka_offset::text AS o FROM events WHERE project_key = $1 ORDER BY received_at, id',
+        [project.projectKey],
+      )
+    ).rows;
     expect(new Set(positions.map((r) => r.p)).size).toBe(1);
     expect(positions.map((r) => BigInt(r.o))).toEqual(positions.map((r) => BigInt(r.o)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
 
     const same = await replay(latencyTile);
     expect(same.status, JSON.stringify(same.body)).toBe(200);
-    expect(same.body.data).toMatchObject({ tile_id: latencyTile, dry_run: true, equal: true, events_replayed: 3, changes_total: 3, state: { status: 'ok', value: 250, version: 3 }, live: { status: 'ok', value: 250, version: 3 } });
+    expect(same.body.data).toMatchObject({
+      tile_id: latencyTile,
+      dry_run: true,
+      equal: true,
+      events_replayed: 3,
+      changes_total: 3,
+      state: { status: 'ok', value: 250, version: 3 },
+      live: { status: 'ok', value: 250, version: 3 },
+    });
     expect((await replay(errorsTile)).body.data).toMatchObject({ equal: true, events_replayed: 3, state: { status: 'warning', value: 3 } });
 
     // A lower threshold: the engine starts the tile over (unknown) and waits for the next event; the replay shows what the new rule says of the past.
@@ -73,7 +95,12 @@ describe('tile replay against the live rule engine', () => {
     await waitFor(async () => (await liveState(latencyTile)).status === 'unknown', { timeoutMs: 10_000, what: 'the engine adopting the new rule' });
     const before = await db.query('SELECT id, version FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [latencyTile]);
     const changed = await replay(latencyTile, { dry_run: true });
-    expect(changed.body.data).toMatchObject({ equal: false, events_replayed: 3, state: { status: 'warning', value: 250 }, live: { status: 'unknown', value: null } });
+    expect(changed.body.data).toMatchObject({
+      equal: false,
+      events_replayed: 3,
+      state: { status: 'warning', value: 250 },
+      live: { status: 'unknown', value: null },
+    });
     // A dry run changes nothing.
     expect((await db.query('SELECT id, version FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [latencyTile])).rows).toEqual(before.rows);
     expect((await liveState(latencyTile)).status).toBe('unknown');
@@ -81,10 +108,22 @@ describe('tile replay against the live rule engine', () => {
     // Applied: the engine replaces the state and the history since the tile's creation with the replay's.
     const applied = await replay(latencyTile, { dry_run: false });
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
-    expect(applied.body.data).toMatchObject({ dry_run: false, equal: false, events_replayed: 3, changes_total: 3, state: { status: 'warning', value: 250, version: 8 }, live: { status: 'unknown', value: null, version: 4 } });
+    expect(applied.body.data).toMatchObject({
+      dry_run: false,
+      equal: false,
+      events_replayed: 3,
+      changes_total: 3,
+      state: { status: 'warning', value: 250, version: 8 },
+      live: { status: 'unknown', value: null, version: 4 },
+    });
     expect(await liveState(latencyTile)).toMatchObject({ status: 'warning', value: 250, version: 8 });
     const history = async () =>
-      (await db.query('SELECT status, previous_status, value, version::int AS version, cause, event_id::text AS event_id, relay_stream FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [latencyTile])).rows;
+      (
+        await db.query(
+          'SELECT status, previous_status, value, version::int AS version, cause, event_id::text AS event_id, relay_stream FROM tile_state_history WHERE tile_id = $1 ORDER BY id',
+          [latencyTile],
+        )
+      ).rows;
     // The replayed changes (not sent again: those transitions were told when they happened), then the one that moved the live state, sent.
     expect((await history()).map((r) => [r.previous_status, r.status, r.value, r.version, r.cause, r.relay_stream === null])).toEqual([
       ['unknown', 'ok', 120, 5, 'event', true],
@@ -106,7 +145,8 @@ describe('tile replay against the live rule engine', () => {
   });
 
   it('refuses a since out of bounds with 400, another project’s tile with 404', async () => {
-    const tile = (await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: 'bounds', kind: 'metric', rule: errors } })).body.data.id as number;
+    const tile = (await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: 'bounds', kind: 'metric', rule: errors } })).body.data
+      .id as number;
     const tooOld = await replay(tile, { since: new Date(Date.now() - 25 * 3_600_000).toISOString() });
     expect(tooOld.status).toBe(400);
     expect(tooOld.body.error).toMatchObject({ code: 'validation_error', details: { since: ['must be at most 24 h ago'] } });

@@ -24,7 +24,17 @@ import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
-import { freePort, provisionProject, serviceTestEnv, spawnService, startPrivateBroker, startPrivatePostgres, TEST_ADMIN_TOKEN, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import {
+  freePort,
+  provisionProject,
+  serviceTestEnv,
+  spawnService,
+  startPrivateBroker,
+  startPrivatePostgres,
+  TEST_ADMIN_TOKEN,
+  waitFor,
+  type ServiceProcess,
+} from '@pulseboard/test-kit';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -46,7 +56,7 @@ const FAULTS = (() => {
   const value = at === -1 ? process.env.CHAOS_FAULTS : process.argv[at + 1];
   return value === undefined || value === '' ? undefined : value.split(',');
 })();
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const started = Date.now();
@@ -56,10 +66,22 @@ const say = (line: string) => console.log(`${clock()} ${line}`);
 /** Every kind of evaluation, with damping and staleness on some. */
 const RULES = [
   { filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'ms', warning: 300, critical: 800 } },
-  { filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'ms', warning: 300, critical: 800 }, pending: '5s', recovery: '5s' },
+  {
+    filter: { type: 'metric', name: 'latency' },
+    evaluation: { kind: 'threshold', attribute: 'ms', warning: 300, critical: 800 },
+    pending: '5s',
+    recovery: '5s',
+  },
   { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '30s', warning: 20, critical: 60 } },
-  { filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'window', aggregate: 'avg', attribute: 'ms', window: '20s', warning: 450, critical: 700 } },
-  { filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'window', aggregate: 'max', attribute: 'ms', window: '10s', warning: 900, critical: 990 }, stale_after: '30s' },
+  {
+    filter: { type: 'metric', name: 'latency' },
+    evaluation: { kind: 'window', aggregate: 'avg', attribute: 'ms', window: '20s', warning: 450, critical: 700 },
+  },
+  {
+    filter: { type: 'metric', name: 'latency' },
+    evaluation: { kind: 'window', aggregate: 'max', attribute: 'ms', window: '10s', warning: 900, critical: 990 },
+    stale_after: '30s',
+  },
   { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } },
   { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'up' }, pending: '3s' },
 ];
@@ -74,9 +96,12 @@ function randomEvent(): Record<string, unknown> {
 }
 
 /** What to stop and remove at the end, or on SIGINT/SIGTERM: nothing of the soak outlives it. */
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
+const cleanups: (() => unknown)[] = [];
 async function cleanUp(): Promise<void> {
-  for (const step of cleanups.splice(0).reverse()) await Promise.resolve().then(step).catch(() => undefined);
+  for (const step of cleanups.splice(0).reverse())
+    await Promise.resolve()
+      .then(step)
+      .catch(() => undefined);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -105,7 +130,18 @@ async function main(): Promise<number> {
   let redis: ChildProcess | undefined;
   const startRedis = async () => {
     redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await waitFor(() => new Promise<boolean>((resolve) => connect(redisPort, '127.0.0.1').once('connect', function (this: Socket) { this.end(); resolve(true); }).once('error', () => resolve(false))), { timeoutMs: 10_000, what: 'redis' });
+    await waitFor(
+      () =>
+        new Promise<boolean>((resolve) =>
+          connect(redisPort, '127.0.0.1')
+            .once('connect', function (this: Socket) {
+              this.end();
+              resolve(true);
+            })
+            .once('error', () => resolve(false)),
+        ),
+      { timeoutMs: 10_000, what: 'redis' },
+    );
   };
   await startRedis();
   cleanups.push(() => redis?.kill('SIGKILL'));
@@ -153,7 +189,12 @@ async function main(): Promise<number> {
     services[key] = { name, process: await spawnService(name, { ...env, ...extra }), extra };
   };
   await start('gateway', 'gateway');
-  await Promise.all([start('store-1', 'store'), start('store-2', 'store'), start('rule-engine-1', 'rule-engine', { RULE_ENGINE_HTTP_PORT: '0' }), start('rule-engine-2', 'rule-engine', { RULE_ENGINE_HTTP_PORT: '0' })]);
+  await Promise.all([
+    start('store-1', 'store'),
+    start('store-2', 'store'),
+    start('rule-engine-1', 'rule-engine', { RULE_ENGINE_HTTP_PORT: '0' }),
+    start('rule-engine-2', 'rule-engine', { RULE_ENGINE_HTTP_PORT: '0' }),
+  ]);
   await start('notification', 'notification', { NOTIFICATION_HTTP_PORT: '0' });
   const url = `http://127.0.0.1:${gatewayPort}`;
   cleanups.push(() => Promise.all(Object.values(services).map((s) => s.process.kill('SIGTERM').catch(() => s.process.child.kill('SIGKILL')))));
@@ -163,12 +204,22 @@ async function main(): Promise<number> {
   const tiles: { id: number; project: string; token: string; notified: boolean }[] = [];
   for (let p = 0; p < PROJECTS; p++) {
     const project = await provisionProject(url, TEST_ADMIN_TOKEN, { burstLimit: 1_000_000, hourlyLimit: 100_000_000, monthlyQuota: 1_000_000_000 });
-    const service = await (await fetch(`${url}/api/v1/notifications`, { method: 'POST', headers: { authorization: `Bearer ${project.userToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'soak', type: 'webhook', config: { url: `http://127.0.0.1:${receiverPort}/hook` } }) })).json() as { data: { id: number } };
+    const service = (await (
+      await fetch(`${url}/api/v1/notifications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${project.userToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'soak', type: 'webhook', config: { url: `http://127.0.0.1:${receiverPort}/hook` } }),
+      })
+    ).json()) as { data: { id: number } };
     projects.push(project);
     for (let t = p; t < TILES; t += PROJECTS) {
       const notified = t % 3 === 0;
       const body = { name: `tile ${t}`, kind: 'metric', rule: RULES[t % RULES.length], ...(notified ? { notification_service_ids: [service.data.id] } : {}) };
-      const res = await fetch(`${url}/api/v1/tiles`, { method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}/api/v1/tiles`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 201) throw new Error(`tile: ${res.status} ${await res.text()}`);
       tiles.push({ id: ((await res.json()) as { data: { id: number } }).data.id, project: project.projectKey, token: project.apiKey, notified });
     }
@@ -187,18 +238,30 @@ async function main(): Promise<number> {
     const path = batch ? '/api/v1/webhooks' : '/ingest';
     const body = batch ? { events } : { project_key: project.projectKey, ...events[0] };
     try {
-      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json', 'x-project-key': project.projectKey }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json', 'x-project-key': project.projectKey },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
       for (const w of [window, totals]) w.statuses.set(res.status, (w.statuses.get(res.status) ?? 0) + 1);
       const answer = (await res.json().catch(() => ({}))) as { event_id?: unknown; events?: { event_id: unknown }[] };
-      if (res.status === 503) window.unavailable++, totals.unavailable++;
+      if (res.status === 503) {
+        window.unavailable++;
+        totals.unavailable++;
+      }
       if (res.status === 201 || res.status === 202 || res.status === 200) {
         // Ids as the API gives them ("evt_123"): the stored row's id is the number.
         for (const id of answer.events?.map((e) => e.event_id) ?? [answer.event_id]) if (id !== undefined) acked.add(String(id).replace(/^evt_/, ''));
         const now = Date.now();
-        for (const w of [window, totals]) (w.longestGapMs = Math.max(w.longestGapMs, now - w.lastAck)), (w.lastAck = now);
+        for (const w of [window, totals]) {
+          w.longestGapMs = Math.max(w.longestGapMs, now - w.lastAck);
+          w.lastAck = now;
+        }
       }
     } catch {
-      window.failures++, totals.failures++;
+      window.failures++;
+      totals.failures++;
     }
   };
   const load = (async () => {
@@ -219,7 +282,15 @@ async function main(): Promise<number> {
 
   // Faults, one after another.
   const faults: { at: string; kind: string; clients: Record<string, unknown> }[] = [];
-  const kinds = ['kill -9 gateway', 'kill -9 store', 'kill -9 rule-engine', 'kill -9 notification', 'restart kafka', 'restart redis', 'restart postgres'].filter((k) => FAULTS === undefined || FAULTS.some((f) => k.includes(f)));
+  const kinds = [
+    'kill -9 gateway',
+    'kill -9 store',
+    'kill -9 rule-engine',
+    'kill -9 notification',
+    'restart kafka',
+    'restart redis',
+    'restart postgres',
+  ].filter((k) => FAULTS === undefined || FAULTS.some((f) => k.includes(f)));
   const injected = new Map<string, number>();
   const restart = async (key: string) => {
     const s = services[key]!;
@@ -238,17 +309,30 @@ async function main(): Promise<number> {
       else if (kind === 'kill -9 store') await restart(pick(['store-1', 'store-2']));
       else if (kind === 'kill -9 rule-engine') await restart(pick(['rule-engine-1', 'rule-engine-2']));
       else if (kind === 'kill -9 notification') await restart('notification');
-      else if (kind === 'restart kafka') await broker.stop().then(() => sleep(10_000)).then(() => broker.start());
+      else if (kind === 'restart kafka')
+        await broker
+          .stop()
+          .then(() => sleep(10_000))
+          .then(() => broker.start());
       else if (kind === 'restart redis') {
         redis?.kill('SIGKILL');
         await sleep(2000);
         await startRedis();
-      } else await postgres.stop().then(() => sleep(5000)).then(() => postgres.start());
+      } else
+        await postgres
+          .stop()
+          .then(() => sleep(5000))
+          .then(() => postgres.start());
     } catch (error) {
       say(`fault ${kind} failed: ${(error as Error).message.split('\n')[0]}`);
     }
     injected.set(kind, (injected.get(kind) ?? 0) + 1);
-    const clients = { statuses: Object.fromEntries(window.statuses), unavailable_503: window.unavailable, failed_requests: window.failures, longest_gap_ms: Math.max(window.longestGapMs, Date.now() - window.lastAck) };
+    const clients = {
+      statuses: Object.fromEntries(window.statuses),
+      unavailable_503: window.unavailable,
+      failed_requests: window.failures,
+      longest_gap_ms: Math.max(window.longestGapMs, Date.now() - window.lastAck),
+    };
     faults.push({ at, kind, clients });
     say(`fault ${kind} (at ${at}); clients since the last fault: ${JSON.stringify(clients)}`);
     window = freshWindow();
@@ -258,10 +342,17 @@ async function main(): Promise<number> {
   say(`load stopped: ${acked.size} events acknowledged; draining`);
 
   // Drain: every acknowledged event stored, and the engines caught up (every tile's replay equal, polled).
-  const storedCount = async () => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE id = ANY($1::bigint[])', [[...acked]])).rows[0]!.n);
-  await waitFor(async () => (await storedCount().catch(() => -1)) >= acked.size, { timeoutMs: 180_000, what: 'every acknowledged event stored' }).catch(() => undefined);
+  const storedCount = async () =>
+    Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE id = ANY($1::bigint[])', [[...acked]])).rows[0]!.n);
+  await waitFor(async () => (await storedCount().catch(() => -1)) >= acked.size, { timeoutMs: 180_000, what: 'every acknowledged event stored' }).catch(
+    () => undefined,
+  );
   const replayOf = async (tile: (typeof tiles)[number]) => {
-    const res = await fetch(`${url}/api/v1/tiles/${tile.id}/replay`, { method: 'POST', headers: { authorization: `Bearer ${tile.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ dry_run: true }) });
+    const res = await fetch(`${url}/api/v1/tiles/${tile.id}/replay`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tile.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dry_run: true }),
+    });
     return (await res.json()) as { data?: { equal: boolean; state: unknown; live: unknown } };
   };
   let unequal: { tile: number; state: unknown; live: unknown }[] = [];
@@ -279,7 +370,13 @@ async function main(): Promise<number> {
 
   // Notifications: each status transition of a notified tile once, by webhook-id (retries repeat the id).
   const notifiedTiles = tiles.filter((t) => t.notified).map((t) => t.id);
-  const transitions = async () => (await db.query<{ tile_id: string; n: string }>('SELECT tile_id, count(*) AS n FROM tile_state_history WHERE tile_id = ANY($1::bigint[]) AND status <> previous_status AND relay_stream IS NOT NULL GROUP BY tile_id', [notifiedTiles])).rows;
+  const transitions = async () =>
+    (
+      await db.query<{ tile_id: string; n: string }>(
+        'SELECT tile_id, count(*) AS n FROM tile_state_history WHERE tile_id = ANY($1::bigint[]) AND status <> previous_status AND relay_stream IS NOT NULL GROUP BY tile_id',
+        [notifiedTiles],
+      )
+    ).rows;
   const received = () => {
     const byTile = new Map<number, Set<string>>();
     for (const w of webhooks) if (w.body.tile_id !== undefined) byTile.set(w.body.tile_id, (byTile.get(w.body.tile_id) ?? new Set()).add(w.id));
@@ -292,7 +389,9 @@ async function main(): Promise<number> {
       const rows = await transitions();
       const got = received();
       expectedNotifications = rows.reduce((sum, r) => sum + Number(r.n), 0);
-      notificationProblems = rows.filter((r) => (got.get(Number(r.tile_id))?.size ?? 0) !== Number(r.n)).map((r) => `tile ${r.tile_id}: ${r.n} transitions, ${got.get(Number(r.tile_id))?.size ?? 0} webhook-ids`);
+      notificationProblems = rows
+        .filter((r) => (got.get(Number(r.tile_id))?.size ?? 0) !== Number(r.n))
+        .map((r) => `tile ${r.tile_id}: ${r.n} transitions, ${got.get(Number(r.tile_id))?.size ?? 0} webhook-ids`);
       return notificationProblems.length === 0;
     },
     { timeoutMs: 120_000, intervalMs: 2000, what: 'every transition notified' },
@@ -300,11 +399,15 @@ async function main(): Promise<number> {
 
   const stored = await storedCount();
   const duplicates = Number((await db.query<{ n: string }>('SELECT count(*) - count(DISTINCT id) AS n FROM events')).rows[0]!.n);
-  const usage = (await db.query<{ project_key: string; counted: string; rows: string }>(
-    `SELECT u.project_key, u.counted, coalesce(e.rows, 0) AS rows FROM (SELECT project_key, sum(event_count) AS counted FROM project_monthly_usage GROUP BY 1) u
+  const usage = (
+    await db.query<{ project_key: string; counted: string; rows: string }>(
+      `SELECT u.project_key, u.counted, coalesce(e.rows, 0) AS rows FROM (SELECT project_key, sum(event_count) AS counted FROM project_monthly_usage GROUP BY 1) u
        LEFT JOIN (SELECT project_key, count(*) AS rows FROM events GROUP BY 1) e USING (project_key) WHERE u.counted <> coalesce(e.rows, 0)`,
-  )).rows;
-  const dead = Object.entries(services).filter(([, s]) => s.process.child.exitCode !== null || s.process.child.signalCode !== null).map(([key]) => key);
+    )
+  ).rows;
+  const dead = Object.entries(services)
+    .filter(([, s]) => s.process.child.exitCode !== null || s.process.child.signalCode !== null)
+    .map(([key]) => key);
   const checks = {
     acknowledged: acked.size,
     stored_of_acknowledged: stored,
@@ -320,9 +423,15 @@ async function main(): Promise<number> {
     notification_problems: notificationProblems.slice(0, 10),
     dead_processes: dead,
     faults_by_kind: Object.fromEntries(injected),
-    clients_overall: { statuses: Object.fromEntries(totals.statuses), unavailable_503: totals.unavailable, failed_requests: totals.failures, longest_gap_ms: totals.longestGapMs },
+    clients_overall: {
+      statuses: Object.fromEntries(totals.statuses),
+      unavailable_503: totals.unavailable,
+      failed_requests: totals.failures,
+      longest_gap_ms: totals.longestGapMs,
+    },
   };
-  const passed = checks.missing === 0 && duplicates === 0 && usage.length === 0 && unequal.length === 0 && notificationProblems.length === 0 && dead.length === 0;
+  const passed =
+    checks.missing === 0 && duplicates === 0 && usage.length === 0 && unequal.length === 0 && notificationProblems.length === 0 && dead.length === 0;
   console.log(JSON.stringify({ passed, minutes: MINUTES, rate: RATE, faults, checks }, null, 2));
 
   await cleanUp();

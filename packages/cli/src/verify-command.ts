@@ -15,7 +15,7 @@ export function addTilesVerify(program: Command, io: Io): void {
   const tiles = program.commands.find((command) => command.name() === 'tiles') ?? program.command('tiles');
   tiles
     .command('verify')
-    .description("replay every tile of a project over its stored events (dry run) and print each whose live state differs; exit 1 if any does")
+    .description('replay every tile of a project over its stored events (dry run) and print each whose live state differs; exit 1 if any does')
     .option('--project <key>', 'one project (with a user token; a project key verifies its own)')
     .option('--since <time>', "where each replay starts (default: the tile's creation, at most 24 h ago)")
     .action(async (o: { project?: string; since?: string }) => {
@@ -32,7 +32,9 @@ export function addTilesVerify(program: Command, io: Io): void {
           checked++;
           if (data.equal) continue;
           differ++;
-          io.out(`${JSON.stringify({ tile_id: tile.id, project_key: tile.project_key, name: tile.name, live: { status: data.live.status, value: data.live.value }, replay: { status: data.state.status, value: data.state.value }, events_replayed: data.events_replayed })}\n`);
+          io.out(
+            `${JSON.stringify({ tile_id: tile.id, project_key: tile.project_key, name: tile.name, live: { status: data.live.status, value: data.live.value }, replay: { status: data.state.status, value: data.state.value }, events_replayed: data.events_replayed })}\n`,
+          );
         }
         if (list.data.length < PER_PAGE) break;
       }

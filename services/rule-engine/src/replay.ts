@@ -33,7 +33,9 @@ export interface PublishedState {
 }
 
 export async function pendingReplays(pool: Pool): Promise<ReplayRequest[]> {
-  const { rows } = await pool.query<ReplayRequest>("SELECT id::int, tile_id::int, project_key, since, revision::int FROM tile_replays WHERE status = 'pending' ORDER BY id LIMIT 20");
+  const { rows } = await pool.query<ReplayRequest>(
+    "SELECT id::int, tile_id::int, project_key, since, revision::int FROM tile_replays WHERE status = 'pending' ORDER BY id LIMIT 20",
+  );
   return rows;
 }
 
@@ -44,7 +46,11 @@ export async function takeReplay(tx: PoolClient, id: number): Promise<boolean> {
 }
 
 export async function finishReplay(tx: PoolClient, id: number, result: ReplayResult): Promise<void> {
-  await tx.query('UPDATE tile_replays SET status = $2, result = $3, finished_at = now() WHERE id = $1', [id, result.ok ? 'done' : 'failed', JSON.stringify(result)]);
+  await tx.query('UPDATE tile_replays SET status = $2, result = $3, finished_at = now() WHERE id = $1', [
+    id,
+    result.ok ? 'done' : 'failed',
+    JSON.stringify(result),
+  ]);
 }
 
 /**
@@ -54,14 +60,23 @@ export async function finishReplay(tx: PoolClient, id: number, result: ReplayRes
  * engine are separate consumers of the same partition. False when the store
  * stays behind for `storeWaitMs`.
  */
-export async function waitForStore(tx: PoolClient, key: { engineGroupId: string; storeGroupId: string; topic: string; partition: number }): Promise<{ applied: number } | undefined> {
-  const engine = await tx.query<{ next: string }>('SELECT next_offset::text AS next FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3', [key.engineGroupId, key.topic, key.partition]);
+export async function waitForStore(
+  tx: PoolClient,
+  key: { engineGroupId: string; storeGroupId: string; topic: string; partition: number },
+): Promise<{ applied: number } | undefined> {
+  const engine = await tx.query<{ next: string }>(
+    'SELECT next_offset::text AS next FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3',
+    [key.engineGroupId, key.topic, key.partition],
+  );
   const applied = Number(engine.rows[0]?.next ?? -1);
   if (applied < 0) return { applied: 0 };
   const deadline = Date.now() + REPLAY_LIMITS.storeWaitMs;
   for (;;) {
     // Read committed: each statement sees what the store committed meanwhile.
-    const store = await tx.query<{ next: string }>('SELECT next_offset::text AS next FROM store_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3', [key.storeGroupId, key.topic, key.partition]);
+    const store = await tx.query<{ next: string }>(
+      'SELECT next_offset::text AS next FROM store_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3',
+      [key.storeGroupId, key.topic, key.partition],
+    );
     if (Number(store.rows[0]?.next ?? -1) >= applied) return { applied };
     if (Date.now() > deadline) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 50));

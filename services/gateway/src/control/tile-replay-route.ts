@@ -39,7 +39,16 @@ export async function replayTile(pool: Pool, tile: TileRecord, since: Date, unti
   const replay = new RulePreview(rule, 0);
   const end = await scanPreviewEvents(
     pool,
-    { projectKey: tile.project_key, since, types: asList(rule.filter?.type), names: asList(rule.filter?.name), reads: ruleReads(rule), maxEvents: PREVIEW_LIMITS.maxEvents, timeLimitMs, order: 'engine' },
+    {
+      projectKey: tile.project_key,
+      since,
+      types: asList(rule.filter?.type),
+      names: asList(rule.filter?.name),
+      reads: ruleReads(rule),
+      maxEvents: PREVIEW_LIMITS.maxEvents,
+      timeLimitMs,
+      order: 'engine',
+    },
     (event, receivedMs) => replay.push(event, receivedMs),
   );
   if (end === 'too_many') throw invalid('since', `covers more than ${PREVIEW_LIMITS.maxEvents} events (the most a replay reads); choose a later since`);
@@ -52,7 +61,12 @@ export async function replayTile(pool: Pool, tile: TileRecord, since: Date, unti
  * POST /api/v1/tiles/:id/replay (docs/api.md, Replay). Registered inside the
  * tile routes' scope: `loadTile` has found the tile (404 otherwise).
  */
-export function registerTileReplay(api: FastifyInstance, pool: Pool, loadTile: (request: FastifyRequest<{ Params: { id: string } }>) => Promise<void>, timeLimitMs: number): void {
+export function registerTileReplay(
+  api: FastifyInstance,
+  pool: Pool,
+  loadTile: (request: FastifyRequest<{ Params: { id: string } }>) => Promise<void>,
+  timeLimitMs: number,
+): void {
   api.addSchema(replayTileBody);
   // As previews: each holds a pooled connection for up to the time limit, so a few at once per gateway.
   let running = 0;
@@ -71,8 +85,10 @@ export function registerTileReplay(api: FastifyInstance, pool: Pool, loadTile: (
   const apply = async (tile: TileRecord, since: Date) => {
     const id = await requestReplay(pool, tile.id, tile.project_key, since);
     const outcome = await awaitReplay(pool, id, APPLY_WAIT_MS);
-    if (outcome === undefined) throw new PulseboardError('service_unavailable', { message: 'The rule engine did not take the replay in time; nothing was changed; retry shortly' });
-    if (!outcome.ok) throw outcome.field === undefined ? new PulseboardError('service_unavailable', { message: outcome.message }) : invalid(outcome.field, outcome.message);
+    if (outcome === undefined)
+      throw new PulseboardError('service_unavailable', { message: 'The rule engine did not take the replay in time; nothing was changed; retry shortly' });
+    if (!outcome.ok)
+      throw outcome.field === undefined ? new PulseboardError('service_unavailable', { message: outcome.message }) : invalid(outcome.field, outcome.message);
     const at = (state: typeof outcome.state) => ({ ...state, changed_at: state.changed_at === null ? null : new Date(state.changed_at) });
     return {
       tile_id: tile.id,
@@ -87,34 +103,46 @@ export function registerTileReplay(api: FastifyInstance, pool: Pool, loadTile: (
     };
   };
 
-  api.post<{ Params: { id: string }; Body: ReplayTileBody | undefined }>('/api/v1/tiles/:id/replay', { preValidation: loadTile, config: { openapi: { params: idParams } }, schema }, async (request, reply) => {
-    const tile = request.targetTile!;
-    const body: ReplayTileBody = request.body ?? { dry_run: true };
-    const now = Date.now();
-    const oldest = now - PREVIEW_LIMITS.maxMs;
-    const since = body.since === undefined ? new Date(Math.max(tile.created_at.getTime(), oldest)) : parseTime(body.since);
-    if (since === undefined) throw invalid('since', 'is not a valid ISO 8601 timestamp');
-    if (since.getTime() < oldest) throw invalid('since', 'must be at most 24 h ago');
-    if (since.getTime() > now) throw invalid('since', 'must not be in the future');
-    if (body.dry_run === false) return reply.send({ data: await apply(tile, since) });
-    if (running >= PREVIEW_LIMITS.concurrentPerGateway) throw new PulseboardError('service_unavailable', { message: 'Too many replays are running; retry shortly' });
-    running++;
-    let outcome: ReplayOutcome;
-    try {
-      outcome = await replayTile(pool, tile, since, now, timeLimitMs);
-    } finally {
-      running--;
-    }
-    const live = await findEvaluatedTileState(pool, tile.id);
-    return reply.send({ data: present(tile, outcome, live, true) });
-  });
+  api.post<{ Params: { id: string }; Body: ReplayTileBody | undefined }>(
+    '/api/v1/tiles/:id/replay',
+    { preValidation: loadTile, config: { openapi: { params: idParams } }, schema },
+    async (request, reply) => {
+      const tile = request.targetTile!;
+      const body: ReplayTileBody = request.body ?? { dry_run: true };
+      const now = Date.now();
+      const oldest = now - PREVIEW_LIMITS.maxMs;
+      const since = body.since === undefined ? new Date(Math.max(tile.created_at.getTime(), oldest)) : parseTime(body.since);
+      if (since === undefined) throw invalid('since', 'is not a valid ISO 8601 timestamp');
+      if (since.getTime() < oldest) throw invalid('since', 'must be at most 24 h ago');
+      if (since.getTime() > now) throw invalid('since', 'must not be in the future');
+      if (body.dry_run === false) return reply.send({ data: await apply(tile, since) });
+      if (running >= PREVIEW_LIMITS.concurrentPerGateway)
+        throw new PulseboardError('service_unavailable', { message: 'Too many replays are running; retry shortly' });
+      running++;
+      let outcome: ReplayOutcome;
+      try {
+        outcome = await replayTile(pool, tile, since, now, timeLimitMs);
+      } finally {
+        running--;
+      }
+      const live = await findEvaluatedTileState(pool, tile.id);
+      return reply.send({ data: present(tile, outcome, live, true) });
+    },
+  );
 }
 
 /** The live state as of the replay's end: on the current rule, its due time-driven changes taken (the engine's timer may not have fired yet). */
 function settledLive(tile: TileRecord, live: Awaited<ReturnType<typeof findEvaluatedTileState>>, until: number): { status: string; value: unknown } {
   if (live === undefined) return { status: 'unknown', value: null };
   if (!live.on_current_rule) return live;
-  const state: TileState = { status: live.status, value: live.value, version: live.version, last_event_id: live.last_event_id, changed_at: live.changed_at?.getTime() ?? null, evaluation: live.evaluation };
+  const state: TileState = {
+    status: live.status,
+    value: live.value,
+    version: live.version,
+    last_event_id: live.last_event_id,
+    changed_at: live.changed_at?.getTime() ?? null,
+    evaluation: live.evaluation,
+  };
   return compileEvaluator(tile.rule as TileRule).advance(state, until).state;
 }
 
@@ -127,7 +155,13 @@ function present(tile: TileRecord, outcome: ReplayOutcome, live: Awaited<ReturnT
     until: outcome.until.toISOString(),
     dry_run: dryRun,
     equal: settled.status === state.status && settled.value === state.value,
-    state: presentTileState(tile, { status: state.status, value: state.value, version: state.version, last_event_id: state.last_event_id, changed_at: new Date(state.changed_at ?? outcome.since.getTime()) }),
+    state: presentTileState(tile, {
+      status: state.status,
+      value: state.value,
+      version: state.version,
+      last_event_id: state.last_event_id,
+      changed_at: new Date(state.changed_at ?? outcome.since.getTime()),
+    }),
     live: presentTileState(tile, live),
     events_replayed: outcome.events,
     changes_total: outcome.changes,

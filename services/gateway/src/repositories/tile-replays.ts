@@ -35,7 +35,8 @@ export async function requestReplay(pool: Pool, tileId: number, projectKey: stri
  */
 export async function awaitReplay(pool: Pool, id: number, waitMs: number): Promise<AppliedReplay | undefined> {
   const deadline = Date.now() + waitMs;
-  const read = async () => (await pool.query<{ status: string; result: AppliedReplay | null }>('SELECT status, result FROM tile_replays WHERE id = $1', [id])).rows[0];
+  const read = async () =>
+    (await pool.query<{ status: string; result: AppliedReplay | null }>('SELECT status, result FROM tile_replays WHERE id = $1', [id])).rows[0];
   for (;;) {
     const row = await read();
     if (row?.result) return row.result;
