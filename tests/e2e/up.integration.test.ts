@@ -140,6 +140,18 @@ describe('deploy/up.sh, and the dashboard link it prints', () => {
     await expect.poll(() => cpu.locator('.value').textContent(), { timeout: 60_000 }).not.toBe(after);
     expect(await page.locator('#connection').textContent()).toBe('Live');
     expect((await request(`${gateway}/api/v1/projects/demo/refusals`, { token: token! })).body.data.count).toBe(0);
+
+    // Outbound stays outbound on this stack: up.sh allows no loopback notification target (issue 41 point 5).
+    for (const target of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://[::1]:9/hook']) {
+      const refused = await request(`${gateway}/api/v1/notifications`, { token: token!, body: { name: 'loopback', type: 'webhook', config: { url: target } } });
+      expect(refused.status, target).toBe(400);
+      expect(refused.body.error.code, target).toBe('validation_error');
+    }
+    // Broadcast's pass-through is trusted by this stack's gateway: both run with the state dir's INTERNAL_PROXY_SECRET (issue 41 point 2).
+    expect(readFileSync(join(logs, 'broadcast.log'), 'utf8')).not.toContain('internal_proxy_secret_unset');
+    const proxySecret = readFileSync(join(env.PULSEBOARD_STATE_DIR!, 'internal-proxy-secret'), 'utf8').trim();
+    const passed = { 'x-pulseboard-proxy-secret': proxySecret, 'x-pulseboard-client': '203.0.113.1' };
+    expect((await request(`${gateway}/internal/v1/credential-check`, { token: token!, headers: passed })).body).toEqual({ valid: true });
     expect(errors).toEqual([]);
   }, 1_500_000);
 });
