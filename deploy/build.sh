@@ -18,7 +18,14 @@ node -C @pulseboard/source --import tsx packages/client/src/build/write.ts
 # The dashboard (packages/dashboard, Preact + Vite): its rule validator compiled from
 # contracts' tile-rule schema, then the production bundle, which broadcast serves.
 node_src packages/dashboard/scripts/write-rule-validator.ts
-(cd packages/dashboard && pnpm exec vite build --logLevel warn)
+# Built aside and swapped in whole: a broadcast starting meanwhile (it reads the files once,
+# at start) never finds half a build, e.g. while a test runs up.sh beside the dashboard's tests.
+next=packages/dashboard/node_modules/.dist-next
+(cd packages/dashboard && pnpm exec vite build --logLevel warn --outDir "$root/$next" --emptyOutDir)
+rm -rf packages/dashboard/node_modules/.dist-old
+if [[ -d packages/dashboard/dist ]]; then mv packages/dashboard/dist packages/dashboard/node_modules/.dist-old; fi
+mv "$next" packages/dashboard/dist
+rm -rf packages/dashboard/node_modules/.dist-old
 node -e '
 const { readdirSync, readFileSync } = require("node:fs");
 const { gzipSync } = require("node:zlib");
