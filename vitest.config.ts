@@ -38,6 +38,8 @@ const INFRA_NEUTRAL = [
   'tests/e2e/demo-traffic.integration.test.ts',
   'tests/e2e/up.integration.test.ts',
   'tests/e2e/tracing.integration.test.ts',
+  // The soak runs its own Postgres cluster, broker and redis-server, wherever the shared ones run.
+  'tests/soak/chaos.integration.test.ts',
 ];
 const onContainers = process.env.TEST_INFRA === 'containers';
 
