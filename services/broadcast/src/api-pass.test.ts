@@ -6,6 +6,7 @@ describe("broadcast's pass-through paths", () => {
     expect(passThroughPath('GET', '/api/v1/tiles?project_key=demo&per_page=100&page=1')).toBe('/api/v1/tiles?project_key=demo&per_page=100&page=1');
     expect(passThroughPath('POST', '/api/v1/tiles/preview')).toBe('/api/v1/tiles/preview');
     expect(passThroughPath('PUT', '/api/v1/tiles/42')).toBe('/api/v1/tiles/42');
+    expect(passThroughPath('POST', '/api/v1/tiles/42/replay')).toBe('/api/v1/tiles/42/replay');
     expect(passThroughPath('GET', '/api/v1/tiles/42/history?per_page=1')).toBe('/api/v1/tiles/42/history?per_page=1');
     expect(passThroughPath('POST', '/api/v1/notifications/7/send')).toBe('/api/v1/notifications/7/send');
     expect(passThroughPath('GET', '/api/v1/notifications/7/deliveries?per_page=20')).toBe('/api/v1/notifications/7/deliveries?per_page=20');

@@ -21,6 +21,8 @@ const ROUTES: Record<string, readonly string[]> = {
   'tiles/:id': ['GET', 'PUT', 'DELETE'],
   'tiles/:id/history': ['GET'],
   'tiles/:id/state': ['GET'],
+  // The tile editor's "apply to the past" after a rule change.
+  'tiles/:id/replay': ['POST'],
   notifications: ['GET', 'POST'],
   'notifications/:id': ['GET', 'PUT', 'DELETE'],
   'notifications/:id/deliveries': ['GET'],
