@@ -51,24 +51,55 @@ export function demoSchedule(): (s: number) => DemoEvent[] {
     cpu = Math.min(99, Math.max(20, cpu + (random() - 0.45) * 12));
     if (s % 40 >= 25 && s % 40 < 33) cpu = Math.max(cpu, 82 + random() * 16);
     events.push({ type: 'metric', name: 'cpu_usage', source: 'web-1', attributes: { value: Math.round(cpu * 10) / 10, unit: 'percent', host: 'web-1' } });
-    if (s % 2 === 0) events.push({ type: 'metric', name: 'memory_usage', source: 'web-1', attributes: { value: Math.round(60 + random() * 25), unit: 'percent', host: 'web-1' } });
+    if (s % 2 === 0)
+      events.push({
+        type: 'metric',
+        name: 'memory_usage',
+        source: 'web-1',
+        attributes: { value: Math.round(60 + random() * 25), unit: 'percent', host: 'web-1' },
+      });
     if (s % 5 === 0) {
       const up = s === 0 || random() > 0.15;
-      events.push({ type: 'uptime', name: 'http_check', source: 'checker', severity: up ? 'info' : 'error', attributes: { is_up: up, status_code: up ? 200 : 503, latency_ms: Math.round(40 + random() * 200), url: 'https://api.example.com/health' } });
+      events.push({
+        type: 'uptime',
+        name: 'http_check',
+        source: 'checker',
+        severity: up ? 'info' : 'error',
+        attributes: { is_up: up, status_code: up ? 200 : 503, latency_ms: Math.round(40 + random() * 200), url: 'https://api.example.com/health' },
+      });
     }
     // A deployment every 20 s, from GitHub every other time; one in five fails.
     const round = Math.floor(s / 20);
     const source = round % 2 === 0 ? 'github' : 'ci';
     const version = `1.${round}.0`;
     if (s % 20 === 0) events.push({ type: 'deployment', name: 'deploy_started', source, attributes: { version, environment: 'production' } });
-    if (s % 20 === 8) events.push({ type: 'deployment', name: random() < 0.2 ? 'deploy_failed' : 'deploy_finished', source, attributes: { version, environment: 'production' } });
+    if (s % 20 === 8)
+      events.push({
+        type: 'deployment',
+        name: random() < 0.2 ? 'deploy_failed' : 'deploy_finished',
+        source,
+        attributes: { version, environment: 'production' },
+      });
     // Alertmanager's HighLatency alert fires and resolves every 30 s.
     if (s % 30 === 0) {
       alertFiring = !alertFiring;
-      events.push({ type: 'error', name: 'alert', source: 'alertmanager', severity: alertFiring ? 'critical' : 'info', attributes: { resolved: !alertFiring, alertname: 'HighLatency' } });
+      events.push({
+        type: 'error',
+        name: 'alert',
+        source: 'alertmanager',
+        severity: alertFiring ? 'critical' : 'info',
+        attributes: { resolved: !alertFiring, alertname: 'HighLatency' },
+      });
     }
     // The odd error: about one in eight seconds.
-    if (s === 0 || random() < 0.125) events.push({ type: 'error', name: 'exception', source: 'web-1', severity: 'error', attributes: { message: 'TimeoutError: upstream took too long', route: '/api/orders' } });
+    if (s === 0 || random() < 0.125)
+      events.push({
+        type: 'error',
+        name: 'exception',
+        source: 'web-1',
+        severity: 'error',
+        attributes: { message: 'TimeoutError: upstream took too long', route: '/api/orders' },
+      });
     return events;
   };
 }

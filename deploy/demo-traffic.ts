@@ -17,7 +17,10 @@
 import { parseArgs } from 'node:util';
 import { demoSchedule, flushesAfter, type DemoEvent } from './demo-schedule.ts';
 
-const { values: args, positionals } = parseArgs({ allowPositionals: true, options: { tempo: { type: 'string', default: '1' }, duration: { type: 'string' }, 'demo-seconds': { type: 'string' } } });
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { tempo: { type: 'string', default: '1' }, duration: { type: 'string' }, 'demo-seconds': { type: 'string' } },
+});
 const url = positionals[0] ?? process.env.PULSEBOARD_URL ?? 'http://127.0.0.1:8080';
 const apiKey = process.env.PULSEBOARD_DEMO_API_KEY ?? '';
 const projectKey = process.env.PULSEBOARD_DEMO_PROJECT_KEY ?? 'demo';
@@ -44,9 +47,17 @@ let refused = 0;
 
 async function send(events: DemoEvent[], at: number[]): Promise<void> {
   // Each event keeps the time of its demo second: a batch carries a few seconds of the schedule.
-  const body = JSON.stringify({ project_key: projectKey, events: events.map((event, i) => ({ project_key: projectKey, timestamp: new Date(at[i]!).toISOString(), ...event })) });
+  const body = JSON.stringify({
+    project_key: projectKey,
+    events: events.map((event, i) => ({ project_key: projectKey, timestamp: new Date(at[i]!).toISOString(), ...event })),
+  });
   try {
-    const res = await fetch(`${url}/api/v1/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${url}/api/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
     const text = await res.text();
     if (res.status === 401) fail('the API key was refused (401): deploy/seed-demo.ts issued a new one; restart with it');
     if (res.status === 201 || res.status === 202) sent += events.length;

@@ -23,7 +23,10 @@ import { AdminApiError, AdminClient } from '@pulseboard/cli';
 import { DEMO_LIMITS } from './demo-schedule.ts';
 import { TILES } from './demo-tiles.ts';
 
-const { values: options, positionals } = parseArgs({ allowPositionals: true, options: { credentials: { type: 'string' }, rotate: { type: 'boolean', default: false } } });
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { credentials: { type: 'string' }, rotate: { type: 'boolean', default: false } },
+});
 const url = positionals[0] ?? process.env.PULSEBOARD_URL ?? 'http://127.0.0.1:8080';
 const adminToken = positionals[1] ?? process.env.ADMIN_TOKEN ?? '';
 const DEMO = {
@@ -78,7 +81,8 @@ async function seed(): Promise<void> {
   const accounts = (await api.listAccounts()).data as { id: number; name: string; max_monthly_quota: number | null }[];
   const account = accounts.find((a) => a.name === DEMO.account) ?? (await api.createAccount({ name: DEMO.account }));
   // A user token may raise a project's quota only up to its account's ceiling (ACCOUNT_MAX_MONTHLY_QUOTA by default).
-  if ((account.max_monthly_quota ?? 0) < DEMO_LIMITS.monthly_quota) await api.call('PUT', `/api/v1/admin/accounts/${account.id}`, { max_monthly_quota: DEMO_LIMITS.monthly_quota });
+  if ((account.max_monthly_quota ?? 0) < DEMO_LIMITS.monthly_quota)
+    await api.call('PUT', `/api/v1/admin/accounts/${account.id}`, { max_monthly_quota: DEMO_LIMITS.monthly_quota });
 
   const users = (await api.listUsers(account.id)).data as { id: number; email: string }[];
   const existingUser = users.find((u) => u.email.toLowerCase() === DEMO.email.toLowerCase());
@@ -89,10 +93,19 @@ async function seed(): Promise<void> {
     userToken = kept.user_token!;
   } else {
     userToken = (await api.issueUserToken(existingUser.id)).token as string;
-    notes.push(options.rotate ? 'a new user token was issued (--rotate): the previous one no longer works' : 'the demo user existed without a kept token: a new one was issued (the previous one no longer works)');
+    notes.push(
+      options.rotate
+        ? 'a new user token was issued (--rotate): the previous one no longer works'
+        : 'the demo user existed without a kept token: a new one was issued (the previous one no longer works)',
+    );
   }
 
-  const projects = (await api.listProjects(account.id)).data as { project_key: string; monthly_quota: number; burst_limit: number | null; hourly_request_limit: number | null }[];
+  const projects = (await api.listProjects(account.id)).data as {
+    project_key: string;
+    monthly_quota: number;
+    burst_limit: number | null;
+    hourly_request_limit: number | null;
+  }[];
   const existingProject = projects.find((p) => p.project_key === DEMO.projectKey);
   let apiKey: string;
   if (existingProject !== undefined) {
@@ -101,7 +114,11 @@ async function seed(): Promise<void> {
       apiKey = kept.api_key!;
     } else {
       apiKey = (await api.call('POST', `/api/v1/projects/${DEMO.projectKey}/regenerate_key`, { confirm: true }, userToken)).data.api_key;
-      notes.push(options.rotate ? "the demo project's API key was regenerated (--rotate): the previous key no longer works" : 'the demo project existed without a kept API key: its key was regenerated (the previous key no longer works)');
+      notes.push(
+        options.rotate
+          ? "the demo project's API key was regenerated (--rotate): the previous key no longer works"
+          : 'the demo project existed without a kept API key: its key was regenerated (the previous key no longer works)',
+      );
     }
     const { monthly_quota, burst_limit, hourly_request_limit } = existingProject;
     if (monthly_quota !== DEMO_LIMITS.monthly_quota || burst_limit !== DEMO_LIMITS.burst_limit || hourly_request_limit !== DEMO_LIMITS.hourly_request_limit) {
@@ -119,7 +136,9 @@ async function seed(): Promise<void> {
   }
   if (options.credentials !== undefined) writeCredentials(options.credentials, { user_token: userToken, api_key: apiKey });
 
-  const tiles = (await api.call('GET', `/api/v1/tiles?project_key=${encodeURIComponent(DEMO.projectKey)}&per_page=100`, undefined, userToken)).data as { name: string }[];
+  const tiles = (await api.call('GET', `/api/v1/tiles?project_key=${encodeURIComponent(DEMO.projectKey)}&per_page=100`, undefined, userToken)).data as {
+    name: string;
+  }[];
   let created = 0;
   for (const tile of TILES) {
     if (tiles.some((t) => t.name === tile.name)) continue;
@@ -128,13 +147,17 @@ async function seed(): Promise<void> {
   }
 
   const limits = `${DEMO_LIMITS.burst_limit} events/min, ${DEMO_LIMITS.hourly_request_limit} requests/h, ${DEMO_LIMITS.monthly_quota} events/month`;
-  console.log(`Demo: account "${DEMO.account}" (id ${account.id}), user ${DEMO.email}, project ${DEMO.projectKey} (limits ${limits}), ${TILES.length} tiles (${created} created now)`);
+  console.log(
+    `Demo: account "${DEMO.account}" (id ${account.id}), user ${DEMO.email}, project ${DEMO.projectKey} (limits ${limits}), ${TILES.length} tiles (${created} created now)`,
+  );
   for (const note of notes) console.log(`note: ${note}`);
   console.log(`PULSEBOARD_DEMO_PROJECT_KEY=${DEMO.projectKey}`);
   console.log(`PULSEBOARD_DEMO_USER_TOKEN=${userToken}`);
   console.log(`PULSEBOARD_DEMO_API_KEY=${apiKey}`);
   console.log(`Try: curl -X POST ${url}/ingest -H "Authorization: Bearer $PULSEBOARD_DEMO_API_KEY" -H 'Content-Type: application/json' \\`);
-  console.log(`       -d '{"project_key":"${DEMO.projectKey}","type":"deployment","name":"deploy_finished","timestamp":"${new Date().toISOString()}","attributes":{"version":"1.0.0"}}'`);
+  console.log(
+    `       -d '{"project_key":"${DEMO.projectKey}","type":"deployment","name":"deploy_finished","timestamp":"${new Date().toISOString()}","attributes":{"version":"1.0.0"}}'`,
+  );
 }
 
 seed().catch((error: unknown) => {

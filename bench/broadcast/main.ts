@@ -27,7 +27,21 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { migrateAll } from '@pulseboard/db';
 import { TOPICS } from '@pulseboard/contracts';
-import { envelope, freePort, provisionProject, request, SOURCE_NODE_ARGS, spawnService, testKafka, type ServiceProcess, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import {
+  envelope,
+  freePort,
+  provisionProject,
+  request,
+  SOURCE_NODE_ARGS,
+  spawnService,
+  testKafka,
+  type ServiceProcess,
+  TEST_ADMIN_TOKEN,
+  TEST_KAFKA_BROKERS,
+  TEST_SECRETS_KEY,
+  localDatabaseUrl,
+  localRedisUrl,
+} from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 
 const { values: args } = parseArgs({
@@ -134,7 +148,20 @@ async function drive(projects: string[], emit: (lines: { key: string; line: stri
       const project = projects[sent % projects.length]!;
       const position = (positions.get(project) ?? positionBase) + 1;
       positions.set(project, position);
-      const change = { position, tile_id: 1 + (sent % 50), project_key: project, tile_name: 'CPU', status: sent % 3 === 0 ? 'warning' : 'ok', previous_status: 'ok', value: sent % 100, previous_value: 0, version: position, event_id: sent + 1, changed_at: new Date().toISOString(), cause: 'event' };
+      const change = {
+        position,
+        tile_id: 1 + (sent % 50),
+        project_key: project,
+        tile_name: 'CPU',
+        status: sent % 3 === 0 ? 'warning' : 'ok',
+        previous_status: 'ok',
+        value: sent % 100,
+        previous_value: 0,
+        version: position,
+        event_id: sent + 1,
+        changed_at: new Date().toISOString(),
+        cause: 'event',
+      };
       batch.push({ key: project, line: JSON.stringify(change) });
     }
     if (batch.length > 0) await emit(batch);
@@ -146,7 +173,14 @@ async function drive(projects: string[], emit: (lines: { key: string; line: stri
  * Tile changes produced straight to the topic (no engine: its cost is not the question), alone and
  * then beside a tailed firehose on the events topic; the same clients measure both.
  */
-async function tailPhases(options: { engine: ServiceProcess; clients: Awaited<ReturnType<typeof connectClients>>; keys: string[]; firehose: { projectKey: string; apiKey: string; accountId: number }; producerKafka: ReturnType<typeof testKafka>; url: string }) {
+async function tailPhases(options: {
+  engine: ServiceProcess;
+  clients: Awaited<ReturnType<typeof connectClients>>;
+  keys: string[];
+  firehose: { projectKey: string; apiKey: string; accountId: number };
+  producerKafka: ReturnType<typeof testKafka>;
+  url: string;
+}) {
   const { clients, keys, firehose } = options;
   await options.engine.kill('SIGTERM');
   const producer = options.producerKafka.producer({ allowAutoTopicCreation: false });
@@ -154,7 +188,11 @@ async function tailPhases(options: { engine: ServiceProcess; clients: Awaited<Re
   const emitChanges = async (batch: { key: string; line: string }[]) => {
     const now = new Date().toISOString();
     // changed_at is stamped as the change leaves: latency is the broadcast leg (topic to client).
-    const messages = batch.map((b) => ({ key: b.key, value: b.line.replace(/"changed_at":"[^"]*"/, `"changed_at":"${now}"`), headers: { 'content-type': 'application/json' } }));
+    const messages = batch.map((b) => ({
+      key: b.key,
+      value: b.line.replace(/"changed_at":"[^"]*"/, `"changed_at":"${now}"`),
+      headers: { 'content-type': 'application/json' },
+    }));
     for (let i = 0; i < messages.length; i += 500) await producer.send({ topic: env.TOPIC_TILE_CHANGES, messages: messages.slice(i, i + 500) });
   };
   // Positions far above the history's, so no client drops them as already seen.
@@ -217,7 +255,15 @@ async function tailPhases(options: { engine: ServiceProcess; clients: Awaited<Re
   const tailedPhase = await firehosePhase(2e9);
   tailer.terminate();
   await producer.disconnect();
-  return { alone, untailed: untailedPhase, firehose: tailedPhase.figures, produced: tailedPhase.produced, firehoseSeconds: tailedPhase.seconds, tailed, skipped };
+  return {
+    alone,
+    untailed: untailedPhase,
+    firehose: tailedPhase.figures,
+    produced: tailedPhase.produced,
+    firehoseSeconds: tailedPhase.seconds,
+    tailed,
+    skipped,
+  };
 }
 
 async function rssOf(url: string): Promise<number> {
@@ -227,18 +273,26 @@ async function rssOf(url: string): Promise<number> {
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-const row = (name: string, f: Figures) => `${name.padEnd(10)} p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, ${Math.round(f.perSecond)} messages/s delivered (${f.delivered})`;
+const row = (name: string, f: Figures) =>
+  `${name.padEnd(10)} p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, ${Math.round(f.perSecond)} messages/s delivered (${f.delivered})`;
 
 async function main(): Promise<void> {
   execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: 'inherit', env: { ...process.env, DATABASE_URL } });
   // The engine reads tile rules within its poll interval; events flow only after that.
   const engineEnv = { ...env, RULE_ENGINE_GROUP_ID: `bench-broadcast-${run}`, RULE_ENGINE_HTTP_PORT: '0' };
-  execFileSync('psql', [DATABASE_URL.replace(/\/[^/]*$/, '/postgres'), '-qc', `DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)} WITH (FORCE)`]);
+  execFileSync('psql', [
+    DATABASE_URL.replace(/\/[^/]*$/, '/postgres'),
+    '-qc',
+    `DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)} WITH (FORCE)`,
+  ]);
   await migrateAll(DATABASE_URL, root);
   const kafka = testKafka();
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [env.TOPIC_EVENTS, env.TOPIC_TILE_CHANGES, env.TOPIC_RULE_OUTCOMES].map((topic) => ({ topic, numPartitions: 6 })), waitForLeaders: true });
+  await admin.createTopics({
+    topics: [env.TOPIC_EVENTS, env.TOPIC_TILE_CHANGES, env.TOPIC_RULE_OUTCOMES].map((topic) => ({ topic, numPartitions: 6 })),
+    waitForLeaders: true,
+  });
   const processes: ServiceProcess[] = [];
   try {
     const gatewayPort = await freePort();
@@ -246,28 +300,47 @@ async function main(): Promise<void> {
     const gateway = `http://127.0.0.1:${gatewayPort}`;
     const projects: Awaited<ReturnType<typeof provisionProject>>[] = [];
     const big = 1_000_000_000;
-    for (let p = 0; p < PROJECTS; p++) projects.push(await provisionProject(gateway, env.ADMIN_TOKEN, { burstLimit: big, hourlyLimit: big, monthlyQuota: big }));
+    for (let p = 0; p < PROJECTS; p++)
+      projects.push(await provisionProject(gateway, env.ADMIN_TOKEN, { burstLimit: big, hourlyLimit: big, monthlyQuota: big }));
     const keys = projects.map((p) => p.projectKey);
     // One tile per project: every event changes its value.
     for (const p of projects) {
-      const res = await request(`${gateway}/api/v1/tiles`, { token: p.apiKey, body: { name: 'CPU', kind: 'metric', rule: { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 1e15, critical: 2e15 } } } });
+      const res = await request(`${gateway}/api/v1/tiles`, {
+        token: p.apiKey,
+        body: {
+          name: 'CPU',
+          kind: 'metric',
+          rule: { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 1e15, critical: 2e15 } },
+        },
+      });
       if (res.status !== 201) throw new Error(`tile: ${res.status} ${JSON.stringify(res.body)}`);
     }
     processes.push(await spawnService('rule-engine', engineEnv));
-    log(`bench:broadcast: ${CLIENTS} clients over ${PROJECTS} projects, ${RATE} changes/s for ${SECONDS} s (each change goes to ${CLIENTS / PROJECTS} clients)`);
+    log(
+      `bench:broadcast: ${CLIENTS} clients over ${PROJECTS} projects, ${RATE} changes/s for ${SECONDS} s (each change goes to ${CLIENTS / PROJECTS} clients)`,
+    );
 
     // Broadcast.
     const port = await freePort();
     processes.push(await spawnService('broadcast', { ...env, BROADCAST_PORT: String(port), BROADCAST_HOST: '127.0.0.1' }));
     const base = `http://127.0.0.1:${port}`;
-    const clients = await connectClients(`ws://127.0.0.1:${port}/ws`, (i) => ({ headers: { authorization: `Bearer ${projects[i % PROJECTS]!.apiKey}` }, project: keys[i % PROJECTS]! }));
+    const clients = await connectClients(`ws://127.0.0.1:${port}/ws`, (i) => ({
+      headers: { authorization: `Bearer ${projects[i % PROJECTS]!.apiKey}` },
+      project: keys[i % PROJECTS]!,
+    }));
     const memStart = await rssOf(`${base}/metrics`);
     // A warm-up round through the whole path, then the measured one.
-    const warmUp = await driveIngest(gateway, RATE, 3, (n) => ({ apiKey: projects[n % PROJECTS]!.apiKey, body: envelope(keys[n % PROJECTS]!, { type: 'metric', name: 'cpu_usage', attributes: { value: n } }) }));
+    const warmUp = await driveIngest(gateway, RATE, 3, (n) => ({
+      apiKey: projects[n % PROJECTS]!.apiKey,
+      body: envelope(keys[n % PROJECTS]!, { type: 'metric', name: 'cpu_usage', attributes: { value: n } }),
+    }));
     assertAllAccepted(warmUp);
     await new Promise((r) => setTimeout(r, 2000));
     clients.reset();
-    const ingest = await driveIngest(gateway, RATE, SECONDS, (n) => ({ apiKey: projects[n % PROJECTS]!.apiKey, body: envelope(keys[n % PROJECTS]!, { type: 'metric', name: 'cpu_usage', attributes: { value: 1e9 + n } }) }));
+    const ingest = await driveIngest(gateway, RATE, SECONDS, (n) => ({
+      apiKey: projects[n % PROJECTS]!.apiKey,
+      body: envelope(keys[n % PROJECTS]!, { type: 'metric', name: 'cpu_usage', attributes: { value: 1e9 + n } }),
+    }));
     assertAllAccepted(ingest);
     await new Promise((r) => setTimeout(r, 2000));
     const ours = clients.figures(SECONDS);
@@ -290,18 +363,34 @@ async function main(): Promise<void> {
     bareClients.close();
     bare.kill();
 
-    log(`/ingest: ${ingest.answeredAt.size} events answered 201 in ${ingest.seconds.toFixed(1)} s (${ingest.failed} not); each made one tile change, sent to ${CLIENTS / PROJECTS} clients`);
-    log(`broadcast: /ingest 201 to client p50 ${percentile(endToEnd, 50).toFixed(1)} ms, p99 ${percentile(endToEnd, 99).toFixed(1)} ms over ${endToEnd.length} deliveries (target p99 <= 100 ms)`);
+    log(
+      `/ingest: ${ingest.answeredAt.size} events answered 201 in ${ingest.seconds.toFixed(1)} s (${ingest.failed} not); each made one tile change, sent to ${CLIENTS / PROJECTS} clients`,
+    );
+    log(
+      `broadcast: /ingest 201 to client p50 ${percentile(endToEnd, 50).toFixed(1)} ms, p99 ${percentile(endToEnd, 99).toFixed(1)} ms over ${endToEnd.length} deliveries (target p99 <= 100 ms)`,
+    );
     log(row('broadcast', ours) + ` (latency from the change's changed_at), memory ${mb(memStart)} at start, ${mb(memEnd)} at end`);
     log(row('bare', baseline) + `, memory ${mb(bareStart)} at start, ${mb(bareEnd)} at end`);
     log(`ratio (delivered/s): ${(ours.perSecond / baseline.perSecond).toFixed(2)} (target >= 0.5)`);
     log();
-    log(`live tail: rule engine stopped; ${RATE} tile changes/s produced to the tile-changes topic for ${TAIL_SECONDS} s per phase, to the same ${CLIENTS} clients`);
+    log(
+      `live tail: rule engine stopped; ${RATE} tile changes/s produced to the tile-changes topic for ${TAIL_SECONDS} s per phase, to the same ${CLIENTS} clients`,
+    );
     log(row('alone', tail.alone) + ' (latency from changed_at)');
-    log(row('untailed', tail.untailed.figures) + ` (latency from changed_at) while ${tail.untailed.produced} events (${Math.round(tail.untailed.produced / tail.untailed.seconds)}/s) went to a project nobody tails`);
-    log(row('tailed', tail.firehose) + ` (latency from changed_at) while ${tail.produced} events (${Math.round(tail.produced / tail.firehoseSeconds)}/s) went to one tailed project`);
-    log(`tile-change latency ratio, tailed firehose / alone: p50 ${(tail.firehose.p50 / tail.alone.p50).toFixed(2)}, p99 ${(tail.firehose.p99 / tail.alone.p99).toFixed(2)}; tailed / untailed firehose (broadcast's own part): p50 ${(tail.firehose.p50 / tail.untailed.figures.p50).toFixed(2)}, p99 ${(tail.firehose.p99 / tail.untailed.figures.p99).toFixed(2)} (target: within noise)`);
-    log(`tailing client: ${tail.tailed} events received (${(tail.tailed / tail.firehoseSeconds).toFixed(0)}/s; bound 50/s after a first burst of 50), ${tail.skipped} reported skipped; received + skipped = ${tail.tailed + tail.skipped} of ${tail.produced} produced`);
+    log(
+      row('untailed', tail.untailed.figures) +
+        ` (latency from changed_at) while ${tail.untailed.produced} events (${Math.round(tail.untailed.produced / tail.untailed.seconds)}/s) went to a project nobody tails`,
+    );
+    log(
+      row('tailed', tail.firehose) +
+        ` (latency from changed_at) while ${tail.produced} events (${Math.round(tail.produced / tail.firehoseSeconds)}/s) went to one tailed project`,
+    );
+    log(
+      `tile-change latency ratio, tailed firehose / alone: p50 ${(tail.firehose.p50 / tail.alone.p50).toFixed(2)}, p99 ${(tail.firehose.p99 / tail.alone.p99).toFixed(2)}; tailed / untailed firehose (broadcast's own part): p50 ${(tail.firehose.p50 / tail.untailed.figures.p50).toFixed(2)}, p99 ${(tail.firehose.p99 / tail.untailed.figures.p99).toFixed(2)} (target: within noise)`,
+    );
+    log(
+      `tailing client: ${tail.tailed} events received (${(tail.tailed / tail.firehoseSeconds).toFixed(0)}/s; bound 50/s after a first burst of 50), ${tail.skipped} reported skipped; received + skipped = ${tail.tailed + tail.skipped} of ${tail.produced} produced`,
+    );
     log(`broadcast memory after the tail phases: ${mb(await rssOf(`${base}/metrics`))}`);
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));

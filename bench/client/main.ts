@@ -29,7 +29,17 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { EventSender, type SenderOptions } from '@pulseboard/client';
-import { freePort, provisionProject, SOURCE_NODE_ARGS, waitFor, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import {
+  freePort,
+  provisionProject,
+  SOURCE_NODE_ARGS,
+  waitFor,
+  TEST_ADMIN_TOKEN,
+  TEST_KAFKA_BROKERS,
+  TEST_SECRETS_KEY,
+  localDatabaseUrl,
+  localRedisUrl,
+} from '@pulseboard/test-kit';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,26 +69,34 @@ const event = (i: number) => ({
 });
 
 async function startGateway(port: number, topic: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_GATEWAY_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_GATEWAY_PROF}`] : []), ...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL,
-      REDIS_URL,
-      KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS,
-      TOPIC_EVENTS: topic,
-      GATEWAY_PORT: String(port),
-      GATEWAY_HOST: '127.0.0.1',
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      SECRETS_KEY: TEST_SECRETS_KEY,
-      LOG_LEVEL: 'info',
-      MIGRATE_ON_START: 'false',
-      WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
-      GLOBAL_HOURLY_LIMIT: '2000000000',
-      DEFAULT_ACCOUNT_HOURLY_LIMIT: '2000000000',
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_GATEWAY_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_GATEWAY_PROF}`] : []),
+      ...SOURCE_NODE_ARGS,
+      'services/gateway/src/main.ts',
+    ],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL,
+        REDIS_URL,
+        KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS,
+        TOPIC_EVENTS: topic,
+        GATEWAY_PORT: String(port),
+        GATEWAY_HOST: '127.0.0.1',
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        SECRETS_KEY: TEST_SECRETS_KEY,
+        LOG_LEVEL: 'info',
+        MIGRATE_ON_START: 'false',
+        WEBHOOK_OUTCOME_TIMEOUT_MS: '0',
+        GLOBAL_HOURLY_LIMIT: '2000000000',
+        DEFAULT_ACCOUNT_HOURLY_LIMIT: '2000000000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let started = false;
   const lines: string[] = [];
   const onData = (chunk: Buffer) => {
@@ -89,7 +107,10 @@ async function startGateway(port: number, topic: string): Promise<ChildProcess> 
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`gateway exited:\n${lines.join('\n')}`)) : false), { timeoutMs: 60_000, what: 'gateway to start' });
+  await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`gateway exited:\n${lines.join('\n')}`)) : false), {
+    timeoutMs: 60_000,
+    what: 'gateway to start',
+  });
   return child;
 }
 
@@ -136,28 +157,49 @@ async function queuedMemory(): Promise<void> {
   };
   const before = settle();
   const port = await freePort();
-  const sender = new EventSender({ url: `http://127.0.0.1:${port}`, apiKey: 'evk_none', maxBufferEvents: QUEUED, maxBufferBytes: 4 * 1024 * 1024 * 1024, retry: { baseMs: 60_000, maxMs: 60_000 } });
+  const sender = new EventSender({
+    url: `http://127.0.0.1:${port}`,
+    apiKey: 'evk_none',
+    maxBufferEvents: QUEUED,
+    maxBufferBytes: 4 * 1024 * 1024 * 1024,
+    retry: { baseMs: 60_000, maxMs: 60_000 },
+  });
   const started = performance.now();
   for (let i = 0; i < QUEUED; i++) await sender.send(event(i));
   const queueMs = performance.now() - started;
   const after = settle();
   const stats = sender.stats();
   const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
-  log(`  ${QUEUED.toLocaleString('en')} events queued in ${(queueMs / 1000).toFixed(1)} s (${Math.round(QUEUED / (queueMs / 1000)).toLocaleString('en')}/s); pending ${stats.pending.toLocaleString('en')}, ${mb(stats.pendingBytes)} MB of event JSON`);
-  log(`  heap used +${mb(after.heapUsed - before.heapUsed)} MB (${((after.heapUsed - before.heapUsed) / QUEUED).toFixed(0)} bytes/event), RSS +${mb(after.rss - before.rss)} MB${gc === undefined ? ' (no --expose-gc: figures include garbage)' : ''}`);
+  log(
+    `  ${QUEUED.toLocaleString('en')} events queued in ${(queueMs / 1000).toFixed(1)} s (${Math.round(QUEUED / (queueMs / 1000)).toLocaleString('en')}/s); pending ${stats.pending.toLocaleString('en')}, ${mb(stats.pendingBytes)} MB of event JSON`,
+  );
+  log(
+    `  heap used +${mb(after.heapUsed - before.heapUsed)} MB (${((after.heapUsed - before.heapUsed) / QUEUED).toFixed(0)} bytes/event), RSS +${mb(after.rss - before.rss)} MB${gc === undefined ? ' (no --expose-gc: figures include garbage)' : ''}`,
+  );
 }
 
 /** The four phases, ROUNDS times, against a gateway of its own. */
 async function throughput(): Promise<void> {
   execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL, REDIS_URL } });
-  execFileSync(process.execPath, [...SOURCE_NODE_ARGS, 'packages/db/src/migrate-cli.ts'], { cwd: root, stdio: 'ignore', env: { ...process.env, DATABASE_URL } });
+  execFileSync(process.execPath, [...SOURCE_NODE_ARGS, 'packages/db/src/migrate-cli.ts'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, DATABASE_URL },
+  });
   const port = await freePort();
   const gateway = await startGateway(port, `bench.client.${randomUUID().slice(0, 8)}`);
   try {
     const url = `http://127.0.0.1:${port}`;
     const big = 2_000_000_000;
-    const project = await provisionProject(url, TEST_ADMIN_TOKEN, { projectKey: `bench-${randomUUID().slice(0, 8)}`, burstLimit: big, hourlyLimit: big, monthlyQuota: big });
-    log(`  event: ${JSON.stringify(event(0)).length} bytes; batch of 100: ${JSON.stringify({ events: Array.from({ length: 100 }, (_, i) => event(i)) }).length} bytes`);
+    const project = await provisionProject(url, TEST_ADMIN_TOKEN, {
+      projectKey: `bench-${randomUUID().slice(0, 8)}`,
+      burstLimit: big,
+      hourlyLimit: big,
+      monthlyQuota: big,
+    });
+    log(
+      `  event: ${JSON.stringify(event(0)).length} bytes; batch of 100: ${JSON.stringify({ events: Array.from({ length: 100 }, (_, i) => event(i)) }).length} bytes`,
+    );
     // Warm-up: connections, JIT, the gateway's id blocks.
     await bareLoop(url, project.apiKey);
     const phases = {
@@ -204,7 +246,9 @@ async function throughput(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  log(`bench:client: ${EVENTS.toLocaleString('en')} events per phase, ${ROUNDS} round(s), ${CONCURRENCY} requests in flight; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  log(
+    `bench:client: ${EVENTS.toLocaleString('en')} events per phase, ${ROUNDS} round(s), ${CONCURRENCY} requests in flight; node ${process.version}, ${(await import('node:os')).cpus().length} cores`,
+  );
   if (ROUNDS > 0) await throughput();
   log('memory:');
   await queuedMemory();

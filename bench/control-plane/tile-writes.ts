@@ -28,13 +28,23 @@ async function timed(url: string, init: RequestInit): Promise<number> {
 async function main(): Promise<void> {
   const port = await freePort();
   const databaseUrl = process.env.TILE_WRITES_DATABASE_URL;
-  const env = serviceTestEnv({ ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }), GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1', LOG_LEVEL: 'warn', MIGRATE_ON_START: 'true', TOPIC_EVENTS: `bench.tw.${randomUUID().slice(0, 8)}.events` });
+  const env = serviceTestEnv({
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    GATEWAY_PORT: String(port),
+    GATEWAY_HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    MIGRATE_ON_START: 'true',
+    TOPIC_EVENTS: `bench.tw.${randomUUID().slice(0, 8)}.events`,
+  });
   const gateway = await spawnService('gateway', env);
   const url = `http://127.0.0.1:${port}`;
   try {
     const project = await provisionProject(url, TEST_ADMIN_TOKEN, {});
     const headers = { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' };
-    const rule = (w: number) => ({ filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 50 + (w % 40), critical: 95 } });
+    const rule = (w: number) => ({
+      filter: { type: 'metric', name: 'cpu' },
+      evaluation: { kind: 'threshold', attribute: 'value', warning: 50 + (w % 40), critical: 95 },
+    });
     const created = await fetch(`${url}/api/v1/tiles`, { method: 'POST', headers, body: JSON.stringify({ name: 'CPU', kind: 'metric', rule: rule(0) }) });
     const tile = ((await created.json()) as { data: { id: number } }).data.id;
     // Warm-up: connections, caches, JIT.

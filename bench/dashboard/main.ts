@@ -40,7 +40,10 @@ const tiles = Array.from({ length: TILES }, (_, i) => ({
   position: i,
   settings: i % 3 === 2 ? {} : { unit: 'percent' },
   notification_service_ids: [],
-  rule: i % 3 === 2 ? { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { a: 'ok', b: 'critical' } } } : { filter: { name: `m${i}` }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } },
+  rule:
+    i % 3 === 2
+      ? { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { a: 'ok', b: 'critical' } } }
+      : { filter: { name: `m${i}` }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } },
 }));
 const now = Date.now();
 const statusOf = (v: number) => (v >= 95 ? 'critical' : v >= 80 ? 'warning' : 'ok');
@@ -48,7 +51,18 @@ const statusOf = (v: number) => (v >= 95 ? 'critical' : v >= 80 ? 'warning' : 'o
 const history = (id: number) =>
   Array.from({ length: 60 }, (_, k) => {
     const value = Math.round(50 + 45 * Math.sin((id + k) / 5));
-    return { position: id * 1000 + k, tile_id: id, status: statusOf(value), previous_status: 'ok', value, unit: 'percent', version: k + 1, event_id: null, cause: 'event', changed_at: new Date(now - (60 - k) * 60_000).toISOString() };
+    return {
+      position: id * 1000 + k,
+      tile_id: id,
+      status: statusOf(value),
+      previous_status: 'ok',
+      value,
+      unit: 'percent',
+      version: k + 1,
+      event_id: null,
+      cause: 'event',
+      changed_at: new Date(now - (60 - k) * 60_000).toISOString(),
+    };
   }).reverse();
 
 const server = createServer((req, res) => {
@@ -71,7 +85,22 @@ wss.on('connection', (ws) => {
     const m = JSON.parse(String(raw));
     if (m.type === 'auth') ws.send(JSON.stringify({ type: 'ready', kind: 'user', projects: [{ project_key: PROJECT, name: 'Bench' }] }));
     if (m.type === 'subscribe') {
-      ws.send(JSON.stringify({ type: 'snapshot', project: PROJECT, position, tiles: tiles.map((t) => ({ tile_id: t.id, tile_name: t.name, status: 'ok', value: 50, version: 60, last_event_id: null, changed_at: new Date(now - 60_000).toISOString() })) }));
+      ws.send(
+        JSON.stringify({
+          type: 'snapshot',
+          project: PROJECT,
+          position,
+          tiles: tiles.map((t) => ({
+            tile_id: t.id,
+            tile_name: t.name,
+            status: 'ok',
+            value: 50,
+            version: 60,
+            last_event_id: null,
+            changed_at: new Date(now - 60_000).toISOString(),
+          })),
+        }),
+      );
       ws.send(JSON.stringify({ type: 'subscribed', project: PROJECT, position, resumed: false }));
       sockets.add(ws);
     }
@@ -87,7 +116,23 @@ function change(id: number): string {
   versions.set(id, version);
   const value = Math.round(50 + 49 * Math.sin(version / 3 + id));
   const tile = tiles[id - 1]!;
-  return JSON.stringify({ type: 'change', change: { position: ++position, tile_id: id, project_key: PROJECT, tile_name: tile.name, status: statusOf(value), previous_status: 'ok', value, previous_value: null, version, event_id: null, changed_at: new Date().toISOString(), cause: 'event' } });
+  return JSON.stringify({
+    type: 'change',
+    change: {
+      position: ++position,
+      tile_id: id,
+      project_key: PROJECT,
+      tile_name: tile.name,
+      status: statusOf(value),
+      previous_status: 'ok',
+      value,
+      previous_value: null,
+      version,
+      event_id: null,
+      changed_at: new Date().toISOString(),
+      cause: 'event',
+    },
+  });
 }
 
 /** Every tile once a second: spread evenly (a tick every 1000/TILES ms), or all at once. */
@@ -114,9 +159,18 @@ const FRAMES = `(seconds) => new Promise((resolve) => {
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 function summary(r: { gaps: number[]; longTasks: number }) {
-  return { p50: pct(r.gaps, 50), p95: pct(r.gaps, 95), p99: pct(r.gaps, 99), max: Math.max(...r.gaps), over50: r.gaps.filter((g) => g > 50).length, frames: r.gaps.length, longTasks: r.longTasks };
+  return {
+    p50: pct(r.gaps, 50),
+    p95: pct(r.gaps, 95),
+    p99: pct(r.gaps, 99),
+    max: Math.max(...r.gaps),
+    over50: r.gaps.filter((g) => g > 50).length,
+    frames: r.gaps.length,
+    longTasks: r.longTasks,
+  };
 }
-const fmt = (s: ReturnType<typeof summary>) => `p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)}, p99 ${s.p99.toFixed(1)}, max ${s.max.toFixed(1)}; ${s.frames} frames, ${s.over50} over 50 ms, ${s.longTasks} long tasks`;
+const fmt = (s: ReturnType<typeof summary>) =>
+  `p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)}, p99 ${s.p99.toFixed(1)}, max ${s.max.toFixed(1)}; ${s.frames} frames, ${s.over50} over 50 ms, ${s.longTasks} long tasks`;
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 try {
@@ -124,14 +178,26 @@ try {
   await page.addInitScript("sessionStorage.setItem('pb-token', 'bench')");
   const started = Date.now();
   await page.goto(base);
-  await page.waitForFunction(`document.querySelectorAll('li.tile').length === ${TILES} && document.querySelectorAll('li.tile .chart canvas').length === ${TILES}`, undefined, { timeout: 60_000, polling: 'raf' });
+  await page.waitForFunction(
+    `document.querySelectorAll('li.tile').length === ${TILES} && document.querySelectorAll('li.tile .chart canvas').length === ${TILES}`,
+    undefined,
+    { timeout: 60_000, polling: 'raf' },
+  );
   const firstRender = Date.now() - started;
   const inPage = await page.evaluate<number>('performance.now()');
   // History drawn: every gauge's chart has its points (its label names the value range).
-  await page.waitForFunction(`[...document.querySelectorAll('li.tile .chart')].filter((c) => c.getAttribute('aria-label').includes('value from')).length >= ${Math.floor((TILES * 2) / 3)}`, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    `[...document.querySelectorAll('li.tile .chart')].filter((c) => c.getAttribute('aria-label').includes('value from')).length >= ${Math.floor((TILES * 2) / 3)}`,
+    undefined,
+    { timeout: 60_000 },
+  );
   const withHistory = Date.now() - started;
-  console.log(`bench:dashboard, ${TILES} tiles (two thirds gauges with a value line, all with a status band), Chromium ${browser.version()}, viewport 1440x900`);
-  console.log(`time to first render: ${firstRender} ms from navigation to ${TILES} cards with charts (in-page ${inPage.toFixed(0)} ms after navigation start); ${withHistory} ms with every chart's hour of history drawn`);
+  console.log(
+    `bench:dashboard, ${TILES} tiles (two thirds gauges with a value line, all with a status band), Chromium ${browser.version()}, viewport 1440x900`,
+  );
+  console.log(
+    `time to first render: ${firstRender} ms from navigation to ${TILES} cards with charts (in-page ${inPage.toFixed(0)} ms after navigation start); ${withHistory} ms with every chart's hour of history drawn`,
+  );
 
   const idle = summary(await page.evaluate(`(${FRAMES})(${SECONDS})`));
   console.log(`baseline, nothing changing (${SECONDS} s): ${fmt(idle)}`);
@@ -141,7 +207,9 @@ try {
     const busy = summary(await page.evaluate(`(${FRAMES})(${SECONDS})`));
     stop();
     void before;
-    console.log(`${TILES} tiles changing every second, ${mode === 'spread' ? 'spread (10 every 100 ms)' : 'in one burst a second'} (${SECONDS} s): ${fmt(busy)}; p95 ratio to baseline ${(busy.p95 / idle.p95).toFixed(2)}, p99 ${(busy.p99 / idle.p99).toFixed(2)}`);
+    console.log(
+      `${TILES} tiles changing every second, ${mode === 'spread' ? 'spread (10 every 100 ms)' : 'in one burst a second'} (${SECONDS} s): ${fmt(busy)}; p95 ratio to baseline ${(busy.p95 / idle.p95).toFixed(2)}, p99 ${(busy.p99 / idle.p99).toFixed(2)}`,
+    );
   }
   // The page kept up: the last change of every tile is on screen.
   const shown = await page.evaluate<number>("document.querySelectorAll('li.tile').length");

@@ -14,7 +14,11 @@ export async function brokerRoundTrip(brokers: string, topic: string, size: numb
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
   const value = 'x'.repeat(300);
-  const messages = Array.from({ length: size }, (_, i) => ({ key: `bench-${i % 3}`, value, headers: { 'content-type': 'application/json', 'pb-schema': 'ingested-event/1', 'pb-event-id': String(i) } }));
+  const messages = Array.from({ length: size }, (_, i) => ({
+    key: `bench-${i % 3}`,
+    value,
+    headers: { 'content-type': 'application/json', 'pb-schema': 'ingested-event/1', 'pb-event-id': String(i) },
+  }));
   try {
     for (let i = 0; i < 20; i++) await producer.sendMany(topic, messages);
     const times: number[] = [];

@@ -28,7 +28,18 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { freePort, provisionProject, SOURCE_NODE_ARGS, testKafka, waitFor, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import {
+  freePort,
+  provisionProject,
+  SOURCE_NODE_ARGS,
+  testKafka,
+  waitFor,
+  TEST_ADMIN_TOKEN,
+  TEST_KAFKA_BROKERS,
+  TEST_SECRETS_KEY,
+  localDatabaseUrl,
+  localRedisUrl,
+} from '@pulseboard/test-kit';
 import { brokerRoundTrip } from './broker-rtt.ts';
 import { cpuSeconds } from '../shared/process-cpu.ts';
 import { otlpSink } from './otlp-sink.ts';
@@ -80,9 +91,18 @@ function figures(result: Result): Figures {
  * Load with autocannon; also the server's CPU time per answered request, which
  * (unlike requests/s) hardly moves when other work shares the machine.
  */
-async function load(url: string, connections: number, duration: number, headers: Record<string, string>, body: string, server?: ChildProcess): Promise<Figures> {
+async function load(
+  url: string,
+  connections: number,
+  duration: number,
+  headers: Record<string, string>,
+  body: string,
+  server?: ChildProcess,
+): Promise<Figures> {
   const cpuBefore = cpuSeconds(server?.pid);
-  const result = figures(await autocannon({ url, connections, duration, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, timeout: 10 }));
+  const result = figures(
+    await autocannon({ url, connections, duration, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, timeout: 10 }),
+  );
   result.cpuUsPerRequest = ((cpuSeconds(server?.pid) - cpuBefore) * 1e6) / Math.max(1, result.ok);
   return result;
 }
@@ -101,7 +121,10 @@ async function start(name: string, argv: string[], env: Record<string, string>, 
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`${name} exited:\n${lines.join('\n')}`)) : false), { timeoutMs: 60_000, what: `${name} to start` });
+  await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`${name} exited:\n${lines.join('\n')}`)) : false), {
+    timeoutMs: 60_000,
+    what: `${name} to start`,
+  });
   return child;
 }
 
@@ -150,9 +173,15 @@ async function gatewayStats(url: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  log(`bench:ingest: ${ROUNDS} round(s) of ${DURATION} s (after ${WARMUP} s warm-up), ${CONNECTIONS} connections; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  log(
+    `bench:ingest: ${ROUNDS} round(s) of ${DURATION} s (after ${WARMUP} s warm-up), ${CONNECTIONS} connections; node ${process.version}, ${(await import('node:os')).cpus().length} cores`,
+  );
   execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DATABASE_URL, REDIS_URL } });
-  execFileSync(process.execPath, [...SOURCE_NODE_ARGS, 'packages/db/src/migrate-cli.ts'], { cwd: root, stdio: 'ignore', env: { ...process.env, DATABASE_URL } });
+  execFileSync(process.execPath, [...SOURCE_NODE_ARGS, 'packages/db/src/migrate-cli.ts'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, DATABASE_URL },
+  });
 
   const topic = `bench.events.${randomUUID().slice(0, 8)}`;
   const barePort = await freePort();
@@ -186,10 +215,20 @@ async function main(): Promise<void> {
       DEFAULT_ACCOUNT_HOURLY_LIMIT: '2000000000',
       GATEWAY_PORT: String(port),
     });
-    gateway = await start('gateway', [...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []), ...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'], gatewayEnv(gatewayPort), 'gateway_started');
+    gateway = await start(
+      'gateway',
+      [...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []), ...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'],
+      gatewayEnv(gatewayPort),
+      'gateway_started',
+    );
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const big = 2_000_000_000;
-    const project = await provisionProject(gatewayUrl, ADMIN_TOKEN, { projectKey: `bench-${randomUUID().slice(0, 8)}`, burstLimit: big, hourlyLimit: big, monthlyQuota: big });
+    const project = await provisionProject(gatewayUrl, ADMIN_TOKEN, {
+      projectKey: `bench-${randomUUID().slice(0, 8)}`,
+      burstLimit: big,
+      hourlyLimit: big,
+      monthlyQuota: big,
+    });
     const auth = { authorization: `Bearer ${project.apiKey}` };
     const event = (i: number) => ({
       project_key: project.projectKey,
@@ -222,8 +261,18 @@ async function main(): Promise<void> {
       const sink = await otlpSink();
       const tracedPort = await freePort();
       const bareBuildPort = await freePort();
-      traced = await start('gateway (tracing on)', [...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'], { ...gatewayEnv(tracedPort), OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, 'gateway_started');
-      untraced = await start('gateway (no tracing built in)', [...SOURCE_NODE_ARGS, '--import', './bench/ingest/no-tracing/register.mjs', 'services/gateway/src/main.ts'], gatewayEnv(bareBuildPort), 'gateway_started');
+      traced = await start(
+        'gateway (tracing on)',
+        [...SOURCE_NODE_ARGS, 'services/gateway/src/main.ts'],
+        { ...gatewayEnv(tracedPort), OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
+        'gateway_started',
+      );
+      untraced = await start(
+        'gateway (no tracing built in)',
+        [...SOURCE_NODE_ARGS, '--import', './bench/ingest/no-tracing/register.mjs', 'services/gateway/src/main.ts'],
+        gatewayEnv(bareBuildPort),
+        'gateway_started',
+      );
       const configs = {
         off: { label: 'off', url: gatewayUrl, server: gateway, figures: [] as Figures[] },
         on: { label: 'on (OTLP)', url: `http://127.0.0.1:${tracedPort}`, server: traced, figures: [] as Figures[] },
@@ -243,12 +292,18 @@ async function main(): Promise<void> {
       await stop(untraced);
       // Medians: a cold first round on a shared machine would otherwise decide a mean.
       const [a, b, n] = [median(configs.off.figures), median(configs.on.figures), median(configs.none.figures)];
-      log(`tracing (median of ${ROUNDS} round(s), ${CONNECTIONS} connections; on = a span per request exported over OTLP/HTTP JSON to a local sink; not built in = tracing modules replaced by no-ops, Pulseboard loads no @opentelemetry module (prom-client's own load of the API aside)):`);
+      log(
+        `tracing (median of ${ROUNDS} round(s), ${CONNECTIONS} connections; on = a span per request exported over OTLP/HTTP JSON to a local sink; not built in = tracing modules replaced by no-ops, Pulseboard loads no @opentelemetry module (prom-client's own load of the API aside)):`,
+      );
       log(row('POST /ingest, tracing not built in', n));
       log(row('POST /ingest, tracing off', a));
       log(row('POST /ingest, tracing on', b));
-      log(`  off : not built in  throughput ${(a.rps / n.rps).toFixed(2)}   gateway CPU per event ${(a.cpuUsPerRequest! / n.cpuUsPerRequest!).toFixed(2)}   p99 ${f(n.p99)} -> ${f(a.p99)} ms`);
-      log(`  on : off  throughput ${(b.rps / a.rps).toFixed(2)}   gateway CPU per event ${(b.cpuUsPerRequest! / a.cpuUsPerRequest!).toFixed(2)}   p99 ${f(a.p99)} -> ${f(b.p99)} ms;  spans received by the sink: ${sink.spans()} (${configs.on.figures.reduce((m, x) => m + x.ok, 0)} requests measured, warm-ups besides)`);
+      log(
+        `  off : not built in  throughput ${(a.rps / n.rps).toFixed(2)}   gateway CPU per event ${(a.cpuUsPerRequest! / n.cpuUsPerRequest!).toFixed(2)}   p99 ${f(n.p99)} -> ${f(a.p99)} ms`,
+      );
+      log(
+        `  on : off  throughput ${(b.rps / a.rps).toFixed(2)}   gateway CPU per event ${(b.cpuUsPerRequest! / a.cpuUsPerRequest!).toFixed(2)}   p99 ${f(a.p99)} -> ${f(b.p99)} ms;  spans received by the sink: ${sink.spans()} (${configs.on.figures.reduce((m, x) => m + x.ok, 0)} requests measured, warm-ups besides)`,
+      );
       await sink.close();
     };
     if (args.only === 'tracing') {
@@ -285,13 +340,17 @@ async function main(): Promise<void> {
     log(row('bare fastify route (baseline)', b));
     log(row('POST /ingest', g));
     log(`  ratio /ingest : bare = ${ratio.toFixed(2)}   (target >= 0.50)   p99 ${f(g.p99)} ms (target <= 20)`);
-    log(`  server CPU per request, bare : ingest = ${(b.cpuUsPerRequest! / g.cpuUsPerRequest!).toFixed(2)}   (the same ratio, as far as the gateway's own work decides it)`);
+    log(
+      `  server CPU per request, bare : ingest = ${(b.cpuUsPerRequest! / g.cpuUsPerRequest!).toFixed(2)}   (the same ratio, as far as the gateway's own work decides it)`,
+    );
     log(`  the broker alone, 32-message produce requests one after another: p50 ${f(rtt.p50)} ms, p99 ${f(rtt.p99)} ms (a floor under /ingest latency)`);
     log(row(`webhooks, 100/batch, ${BATCH_CONNECTIONS} conns`, batches));
     log(row('  = events', events, 'ev/s '));
     log(`  batch events/s ${f(events.rps)} (target >= 100000)`);
     const verdict = [ratio >= 0.5, g.p99 <= 20, events.rps >= 100_000, g.failed + b.failed + batches.failed === 0];
-    log(`  targets: ratio ${verdict[0] ? 'met' : 'MISSED'}, p99 ${verdict[1] ? 'met' : 'MISSED'}, batch ${verdict[2] ? 'met' : 'MISSED'}, all answers 2xx ${verdict[3] ? 'yes' : 'NO'}`);
+    log(
+      `  targets: ratio ${verdict[0] ? 'met' : 'MISSED'}, p99 ${verdict[1] ? 'met' : 'MISSED'}, batch ${verdict[2] ? 'met' : 'MISSED'}, all answers 2xx ${verdict[3] ? 'yes' : 'NO'}`,
+    );
     log();
     await tracingPhase();
   } finally {

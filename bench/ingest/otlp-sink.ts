@@ -19,5 +19,9 @@ export async function otlpSink(): Promise<{ url: string; spans(): number; close(
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, spans: () => spans, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    spans: () => spans,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

@@ -56,12 +56,13 @@ function ownerOf(id: number): string {
   const n = byId.get(id)!;
   const pkg = where(n.callFrame.url);
   let result: string;
-  if (n.callFrame.functionName === '(idle)' || n.callFrame.functionName === '(garbage collector)' || n.callFrame.functionName === '(program)') result = n.callFrame.functionName;
+  if (n.callFrame.functionName === '(idle)' || n.callFrame.functionName === '(garbage collector)' || n.callFrame.functionName === '(program)')
+    result = n.callFrame.functionName;
   else if (pkg !== 'node-internal' && pkg !== '(native/gc/idle)') result = pkg.startsWith('pulseboard:') ? 'pulseboard' : pkg;
   else {
     const up = parent.get(id);
     result = up === undefined ? pkg : ownerOf(up);
-    if (result === '(root)' || result === '' ) result = pkg;
+    if (result === '(root)' || result === '') result = pkg;
   }
   owner.set(id, result);
   return result;

@@ -65,7 +65,9 @@ export async function loadEvents(client: pg.ClientBase, count: number, log: (lin
   started = performance.now();
   await client.query(`INSERT INTO event_labels (project_key, label, occurred_at, event_id) SELECT project_key, unnest(labels), occurred_at, id FROM events`);
   await client.query(`INSERT INTO project_daily_events SELECT project_key, (occurred_at AT TIME ZONE 'UTC')::date, count(*) FROM events GROUP BY 1, 2`);
-  await client.query(`INSERT INTO project_monthly_usage SELECT project_key, date_trunc('month', received_at AT TIME ZONE 'UTC')::date, count(*) FROM events GROUP BY 1, 2`);
+  await client.query(
+    `INSERT INTO project_monthly_usage SELECT project_key, date_trunc('month', received_at AT TIME ZONE 'UTC')::date, count(*) FROM events GROUP BY 1, 2`,
+  );
   log(`  label rows and counters in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   started = performance.now();
   // pg_indexes shows a partitioned table's index as ON ONLY (the parent alone); rebuilt on every partition.

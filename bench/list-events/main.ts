@@ -69,8 +69,22 @@ async function main(): Promise<void> {
   await pool.query('DELETE FROM projects WHERE project_key = $1', [BENCH_PROJECT]);
   await pool.query("DELETE FROM accounts WHERE name = 'bench'");
   const account = (await pool.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('bench') RETURNING id")).rows[0]!.id;
-  const env = loadGatewayEnv({ DATABASE_URL, REDIS_URL, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', MIGRATE_ON_START: 'false', LOG_LEVEL: 'error', DATABASE_POOL_SIZE: '4', ADMIN_TOKEN: TEST_ADMIN_TOKEN, SECRETS_KEY: TEST_SECRETS_KEY });
-  await pool.query("INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota) VALUES ($1, $2, 'Bench', $3, 'evk_', $4)", [BENCH_PROJECT, account, hashSecret(apiKey), env.DEFAULT_MONTHLY_QUOTA]);
+  const env = loadGatewayEnv({
+    DATABASE_URL,
+    REDIS_URL,
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS,
+    GATEWAY_PORT: '0',
+    GATEWAY_HOST: '127.0.0.1',
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'error',
+    DATABASE_POOL_SIZE: '4',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+  });
+  await pool.query(
+    "INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota) VALUES ($1, $2, 'Bench', $3, 'evk_', $4)",
+    [BENCH_PROJECT, account, hashSecret(apiKey), env.DEFAULT_MONTHLY_QUOTA],
+  );
 
   const gateway = await startGateway(env, { skipTopicCheck: true, logger: createLogger('bench-gateway', 'error') });
   const now = Date.now();
@@ -93,7 +107,9 @@ async function main(): Promise<void> {
         await countEvents(pool, [BENCH_PROJECT], parsed.filters);
       });
       rows.push({ name: c.name, http, sql, inexact: Math.round((inexact / (REQUESTS + 20)) * 100) });
-      log(`  ${c.name.padEnd(26)} HTTP p50 ${ms(http.p50).padStart(6)} ms  p99 ${ms(http.p99).padStart(6)} ms   SQL p50 ${ms(sql.p50).padStart(6)}  p99 ${ms(sql.p99).padStart(6)}`);
+      log(
+        `  ${c.name.padEnd(26)} HTTP p50 ${ms(http.p50).padStart(6)} ms  p99 ${ms(http.p99).padStart(6)} ms   SQL p50 ${ms(sql.p50).padStart(6)}  p99 ${ms(sql.p99).padStart(6)}`,
+      );
     }
   } finally {
     await gateway.stop();
@@ -104,7 +120,9 @@ async function main(): Promise<void> {
   try {
     await baseline.query('BEGIN');
     // Hidden in this transaction only, and put back by the ROLLBACK.
-    const { rows: extra } = await baseline.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'events'");
+    const { rows: extra } = await baseline.query<{ indexname: string }>(
+      "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'events'",
+    );
     for (const { indexname } of extra) if (!BASELINE_INDEXES.has(indexname)) await baseline.query(`DROP INDEX ${baseline.escapeIdentifier(indexname)}`);
     for (const [i, c] of CASES.entries()) {
       const figures = await measure(BASELINE_REQUESTS, 2, async (k) => {
@@ -121,8 +139,12 @@ async function main(): Promise<void> {
     baseline.release();
   }
 
-  log(`\nsummary (${EVENTS} events, ${HOT} in the project asked about; total_count exact when unfiltered, else counted up to ${COUNT_CAP}; ratio = time-index-only SQL p99 / SQL p99):`);
-  log(`  ${'filter'.padEnd(26)} ${'HTTP p50'.padStart(9)} ${'HTTP p99'.padStart(9)} ${'SQL p99'.padStart(8)} ${'base p50'.padStart(9)} ${'base p99'.padStart(9)} ${'ratio'.padStart(7)} ${'capped'.padStart(7)}`);
+  log(
+    `\nsummary (${EVENTS} events, ${HOT} in the project asked about; total_count exact when unfiltered, else counted up to ${COUNT_CAP}; ratio = time-index-only SQL p99 / SQL p99):`,
+  );
+  log(
+    `  ${'filter'.padEnd(26)} ${'HTTP p50'.padStart(9)} ${'HTTP p99'.padStart(9)} ${'SQL p99'.padStart(8)} ${'base p50'.padStart(9)} ${'base p99'.padStart(9)} ${'ratio'.padStart(7)} ${'capped'.padStart(7)}`,
+  );
   for (const r of rows) {
     const ratio = r.baseline === undefined ? '-' : `${(r.baseline.p99 / r.sql.p99).toFixed(1)}x`;
     log(

@@ -29,13 +29,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
-import { envelope, freePort, provisionProject, request, spawnService, testKafka, type ServiceProcess, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import {
+  envelope,
+  freePort,
+  provisionProject,
+  request,
+  spawnService,
+  testKafka,
+  type ServiceProcess,
+  TEST_ADMIN_TOKEN,
+  TEST_KAFKA_BROKERS,
+  TEST_SECRETS_KEY,
+  localDatabaseUrl,
+  localRedisUrl,
+} from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest, percentile } from '../shared/ingest-driver.ts';
 import { cpuSeconds } from '../shared/process-cpu.ts';
 import { calibrate, calibrationLine, type Calibration } from '../shared/calibration.ts';
 
 const { values: args } = parseArgs({
-  options: { rate: { type: 'string', default: 'auto' }, 'no-calibration': { type: 'boolean', default: false }, seconds: { type: 'string', default: '15' }, warmup: { type: 'string', default: '5' }, profile: { type: 'boolean', default: false } },
+  options: {
+    rate: { type: 'string', default: 'auto' },
+    'no-calibration': { type: 'boolean', default: false },
+    seconds: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '5' },
+    profile: { type: 'boolean', default: false },
+  },
 });
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
@@ -125,7 +144,11 @@ async function barePostRate(urls: string[], seconds: number): Promise<number> {
 
 async function main(): Promise<void> {
   execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: 'inherit', env: { ...process.env, DATABASE_URL } });
-  execFileSync('psql', [DATABASE_URL.replace(/\/[^/]*$/, '/postgres'), '-qc', `DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)} WITH (FORCE)`]);
+  execFileSync('psql', [
+    DATABASE_URL.replace(/\/[^/]*$/, '/postgres'),
+    '-qc',
+    `DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)} WITH (FORCE)`,
+  ]);
   await migrateAll(DATABASE_URL, root);
   const calibration: Calibration = args['no-calibration'] ? { fastifyUs: NaN, kafkaClientUs: NaN, kafkaBrokerUs: NaN } : await calibrate(env.KAFKA_BROKERS);
   const kafka = testKafka();
@@ -145,23 +168,41 @@ async function main(): Promise<void> {
     const project = await provisionProject(gateway, env.ADMIN_TOKEN, { burstLimit: big, hourlyLimit: big, monthlyQuota: big });
     const services: number[] = [];
     for (const r of receivers) {
-      const res = await request(`${gateway}/api/v1/notifications`, { token: project.userToken, body: { name: r.url, type: 'webhook', config: { url: `${r.url}/hook` } } });
+      const res = await request(`${gateway}/api/v1/notifications`, {
+        token: project.userToken,
+        body: { name: r.url, type: 'webhook', config: { url: `${r.url}/hook` } },
+      });
       services.push(res.body.data.id);
     }
     const tiles: number[] = [];
     for (let t = 0; t < TILES; t++) {
-      const res = await request(`${gateway}/api/v1/tiles`, { token: project.apiKey, body: { name: `tile ${t}`, kind: 'uptime', rule: { filter: { name: `svc-${t}` }, evaluation: { kind: 'up_down', attribute: 'is_up' } }, notification_service_ids: services } });
+      const res = await request(`${gateway}/api/v1/tiles`, {
+        token: project.apiKey,
+        body: {
+          name: `tile ${t}`,
+          kind: 'uptime',
+          rule: { filter: { name: `svc-${t}` }, evaluation: { kind: 'up_down', attribute: 'is_up' } },
+          notification_service_ids: services,
+        },
+      });
       tiles.push(res.body.data.id);
     }
     const engineGroup = `bench-notify-engine-${run}`;
     processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_GROUP_ID: engineGroup, RULE_ENGINE_HTTP_PORT: '0' }));
     const profiles = join(tmpdir(), 'pulseboard-notify-profiles');
     if (args.profile) log(`notification CPU profile goes to ${profiles}`);
-    const notification = await spawnService('notification', { ...env, ...allowed }, { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] });
+    const notification = await spawnService(
+      'notification',
+      { ...env, ...allowed },
+      { nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] },
+    );
     processes.push(notification);
     const notificationCpu = () => cpuSeconds(notification.child.pid);
 
-    const baseline = await barePostRate(receivers.map((r) => `${r.url}/bare`), 5);
+    const baseline = await barePostRate(
+      receivers.map((r) => `${r.url}/bare`),
+      5,
+    );
 
     const producer = kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
@@ -177,7 +218,23 @@ async function main(): Promise<void> {
         messages: Array.from({ length: 1000 }, (_, i) => {
           const position = 10_000_000 + start + i + 1;
           const up = position % 2 === 0;
-          return { key: project.projectKey, value: JSON.stringify({ position, tile_id: tiles[position % TILES], project_key: project.projectKey, tile_name: 't', status: up ? 'ok' : 'critical', previous_status: up ? 'critical' : 'ok', value: up, previous_value: !up, version: position, event_id: position, changed_at: new Date().toISOString(), cause: 'event' }) };
+          return {
+            key: project.projectKey,
+            value: JSON.stringify({
+              position,
+              tile_id: tiles[position % TILES],
+              project_key: project.projectKey,
+              tile_name: 't',
+              status: up ? 'ok' : 'critical',
+              previous_status: up ? 'critical' : 'ok',
+              value: up,
+              previous_value: !up,
+              version: position,
+              event_id: position,
+              changed_at: new Date().toISOString(),
+              cause: 'event',
+            }),
+          };
         }),
       });
     }
@@ -195,12 +252,16 @@ async function main(): Promise<void> {
       body: envelope(project.projectKey, { type: 'uptime', name: `svc-${n % TILES}`, attributes: { is_up: Math.floor(n / TILES) % 2 === 0 } }),
     });
     const eventsEnd = async () => (await admin.fetchTopicOffsets(env.TOPIC_EVENTS)).reduce((sum, p) => sum + Number(p.high), 0);
-    const applied = async () => Number((await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND next_offset > 0', [engineGroup])).rows[0].n);
+    const applied = async () =>
+      Number(
+        (await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND next_offset > 0', [engineGroup])).rows[0].n,
+      );
     const engineCaughtUp = async () => {
       const end = await eventsEnd();
       while ((await applied()) < end) await new Promise((r) => setTimeout(r, 50));
     };
-    const lastPosition = async () => Number((await db.query('SELECT coalesce(max(id), 0) AS p FROM tile_state_history WHERE project_key = $1', [project.projectKey])).rows[0].p);
+    const lastPosition = async () =>
+      Number((await db.query('SELECT coalesce(max(id), 0) AS p FROM tile_state_history WHERE project_key = $1', [project.projectKey])).rows[0].p);
 
     // Warm-up: the same load, left out of the figures (a cold service's JIT, connections and pools are not its steady state).
     const warmEvents = Math.round((RATE * WARMUP) / (2 * TILES)) * 2 * TILES;
@@ -208,7 +269,8 @@ async function main(): Promise<void> {
       assertAllAccepted(await driveIngest(gateway, RATE, warmEvents / RATE, flip));
       await engineCaughtUp();
       const drained = Date.now() + 60_000;
-      while (Number((await db.query("SELECT count(*) AS n FROM notification_deliveries WHERE status = 'pending'")).rows[0].n) > 0 && Date.now() < drained) await new Promise((r) => setTimeout(r, 100));
+      while (Number((await db.query("SELECT count(*) AS n FROM notification_deliveries WHERE status = 'pending'")).rows[0].n) > 0 && Date.now() < drained)
+        await new Promise((r) => setTimeout(r, 100));
     }
     const measuredFrom = await lastPosition();
     arrivals.clear();
@@ -221,7 +283,14 @@ async function main(): Promise<void> {
     // one its tile shows changes nothing (CONTRACT Tiles). The transitions are what the engine made,
     // counted once it has read every event.
     await engineCaughtUp();
-    const transitions = Number((await db.query('SELECT count(*) AS n FROM tile_state_history WHERE project_key = $1 AND status <> previous_status AND id > $2', [project.projectKey, measuredFrom])).rows[0].n);
+    const transitions = Number(
+      (
+        await db.query('SELECT count(*) AS n FROM tile_state_history WHERE project_key = $1 AND status <> previous_status AND id > $2', [
+          project.projectKey,
+          measuredFrom,
+        ])
+      ).rows[0].n,
+    );
     const expected = transitions * RECEIVERS;
     // Only deliveries of the measured events count: the warm-up's last transitions can still be on
     // their way to the notification service when its pending deliveries read 0, and arrive after
@@ -241,13 +310,23 @@ async function main(): Promise<void> {
     const rate = times.length / ((finished - first) / 1000);
     if (!args['no-calibration']) log(calibrationLine(calibration));
     log(capacityLine);
-    log(`bench:notify: ${RATE} events/s to /ingest for ${SECONDS} s after ${(warmEvents / RATE).toFixed(1)} s of warm-up (${total} answered 201), ${transitions} tile transitions (${total - transitions} events came after a newer one of their tile and changed nothing), each to ${RECEIVERS} webhook receivers (${expected} deliveries)`);
-    log(`delivered ${times.length}/${expected} at ${Math.round(rate)} deliveries/s; /ingest 201 to receiver p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms (target p99 <= 500 ms)${lateFromWarmUp > 0 ? `; ${lateFromWarmUp} deliveries of warm-up events arrived meanwhile, left out` : ''}`);
-    log(`  notification service CPU ${Math.round((steadyCpu / arrivals.size) * 1e6)} µs per delivery (the warm-up's late ones included: the CPU was spent on them too)`);
-    log(`  of which /ingest 201 to the engine's transition p50 ${percentile(toEngine, 50)} ms, p99 ${percentile(toEngine, 99)} ms; transition to receiver p50 ${percentile(toReceiver, 50)} ms, p99 ${percentile(toReceiver, 99)} ms`);
+    log(
+      `bench:notify: ${RATE} events/s to /ingest for ${SECONDS} s after ${(warmEvents / RATE).toFixed(1)} s of warm-up (${total} answered 201), ${transitions} tile transitions (${total - transitions} events came after a newer one of their tile and changed nothing), each to ${RECEIVERS} webhook receivers (${expected} deliveries)`,
+    );
+    log(
+      `delivered ${times.length}/${expected} at ${Math.round(rate)} deliveries/s; /ingest 201 to receiver p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms (target p99 <= 500 ms)${lateFromWarmUp > 0 ? `; ${lateFromWarmUp} deliveries of warm-up events arrived meanwhile, left out` : ''}`,
+    );
+    log(
+      `  notification service CPU ${Math.round((steadyCpu / arrivals.size) * 1e6)} µs per delivery (the warm-up's late ones included: the CPU was spent on them too)`,
+    );
+    log(
+      `  of which /ingest 201 to the engine's transition p50 ${percentile(toEngine, 50)} ms, p99 ${percentile(toEngine, 99)} ms; transition to receiver p50 ${percentile(toReceiver, 50)} ms, p99 ${percentile(toReceiver, 99)} ms`,
+    );
 
     log(`offered ${RATE * RECEIVERS} deliveries/s = ${((RATE * RECEIVERS) / capacity).toFixed(2)} of the capacity (p99s count at <= 0.5)`);
-    log(`bare POST to the same receivers: ${Math.round(baseline)} requests/s; notification service at capacity ${(capacity / baseline).toFixed(2)} of it (target >= 0.3); ${(rate / baseline).toFixed(2)} at the offered rate`);
+    log(
+      `bare POST to the same receivers: ${Math.round(baseline)} requests/s; notification service at capacity ${(capacity / baseline).toFixed(2)} of it (target >= 0.3); ${(rate / baseline).toFixed(2)} at the offered rate`,
+    );
   } finally {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     for (const r of receivers) r.server.close();

@@ -22,11 +22,31 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
-import { freePort, localDatabaseUrl, localRedisUrl, provisionProject, request, spawnService, testKafka, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, waitFor, type ServiceProcess } from '@pulseboard/test-kit';
+import {
+  freePort,
+  localDatabaseUrl,
+  localRedisUrl,
+  provisionProject,
+  request,
+  spawnService,
+  testKafka,
+  TEST_ADMIN_TOKEN,
+  TEST_KAFKA_BROKERS,
+  TEST_SECRETS_KEY,
+  waitFor,
+  type ServiceProcess,
+} from '@pulseboard/test-kit';
 import { PROJECT_REVISION_HEADER } from '@pulseboard/contracts';
 import { cpuSeconds } from '../shared/process-cpu.ts';
 
-const { values: args } = parseArgs({ options: { checkout: { type: 'string' }, rate: { type: 'string', default: '300' }, seconds: { type: 'string', default: '20' }, idle: { type: 'string', default: '10' } } });
+const { values: args } = parseArgs({
+  options: {
+    checkout: { type: 'string' },
+    rate: { type: 'string', default: '300' },
+    seconds: { type: 'string', default: '20' },
+    idle: { type: 'string', default: '10' },
+  },
+});
 if (args.checkout === undefined) throw new Error('--checkout <dir>: the other checkout to compare with');
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
@@ -56,7 +76,11 @@ const env: Record<string, string> = {
 
 /** A notification service of `checkout`, from source, in consumer group `group`. */
 async function startNotification(checkout: string, group: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-C', '@pulseboard/source', '--import', 'tsx', join('services', 'notification', 'src', 'main.ts')], { cwd: checkout, env: { ...process.env, ...env, NOTIFICATION_GROUP_ID: group }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-C', '@pulseboard/source', '--import', 'tsx', join('services', 'notification', 'src', 'main.ts')], {
+    cwd: checkout,
+    env: { ...process.env, ...env, NOTIFICATION_GROUP_ID: group },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let started = false;
   const lines: string[] = [];
   const onData = (c: Buffer) => {
@@ -66,7 +90,10 @@ async function startNotification(checkout: string, group: string): Promise<Child
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(lines.join('').slice(-3000))) : false), { timeoutMs: 60_000, what: `notification of ${checkout}` });
+  await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(lines.join('').slice(-3000))) : false), {
+    timeoutMs: 60_000,
+    what: `notification of ${checkout}`,
+  });
   return child;
 }
 
@@ -86,7 +113,10 @@ async function main(): Promise<void> {
     const project = await provisionProject(gateway, TEST_ADMIN_TOKEN);
     const tiles: number[] = [];
     for (let t = 0; t < TILES; t++) {
-      const res = await request(`${gateway}/api/v1/tiles`, { token: project.apiKey, body: { name: `tile ${t}`, kind: 'uptime', rule: { filter: { name: `svc-${t}` }, evaluation: { kind: 'up_down', attribute: 'is_up' } } } });
+      const res = await request(`${gateway}/api/v1/tiles`, {
+        token: project.apiKey,
+        body: { name: `tile ${t}`, kind: 'uptime', rule: { filter: { name: `svc-${t}` }, evaluation: { kind: 'up_down', attribute: 'is_up' } } },
+      });
       tiles.push(res.body.data.id);
     }
     const revision = String((await db.query('SELECT revision FROM projects WHERE project_key = $1', [project.projectKey])).rows[0].revision);
@@ -99,18 +129,52 @@ async function main(): Promise<void> {
         if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
         const p = from + n;
         const up = Math.floor(p / TILES) % 2 === 0;
-        const change = { position: p + 1, tile_id: tiles[p % TILES], project_key: project.projectKey, tile_name: 't', status: up ? 'ok' : 'critical', previous_status: up ? 'critical' : 'ok', value: up, previous_value: !up, version: p + 1, event_id: p + 1, changed_at: new Date().toISOString(), cause: 'event' };
-        await producer.send({ topic: env.TOPIC_TILE_CHANGES!, acks: -1, messages: [{ key: project.projectKey, value: JSON.stringify(change), headers: { 'content-type': 'application/json', 'pb-schema': 'tile-change/1', [PROJECT_REVISION_HEADER]: revision } }] });
+        const change = {
+          position: p + 1,
+          tile_id: tiles[p % TILES],
+          project_key: project.projectKey,
+          tile_name: 't',
+          status: up ? 'ok' : 'critical',
+          previous_status: up ? 'critical' : 'ok',
+          value: up,
+          previous_value: !up,
+          version: p + 1,
+          event_id: p + 1,
+          changed_at: new Date().toISOString(),
+          cause: 'event',
+        };
+        await producer.send({
+          topic: env.TOPIC_TILE_CHANGES!,
+          acks: -1,
+          messages: [
+            {
+              key: project.projectKey,
+              value: JSON.stringify(change),
+              headers: { 'content-type': 'application/json', 'pb-schema': 'tile-change/1', [PROJECT_REVISION_HEADER]: revision },
+            },
+          ],
+        });
       }
       await producer.disconnect();
     };
     // The Postgres backends serving this run's database (the gateway's sit idle), their CPU and the database's transactions.
-    const backends = async () => new Map((await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
-    const xacts = async () => Number((await db.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n);
+    const backends = async () =>
+      new Map(
+        (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((r) => [
+          r.pid,
+          cpuSeconds(r.pid),
+        ]),
+      );
+    const xacts = async () =>
+      Number((await db.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n);
     const total = RATE * SECONDS;
     const figures: { name: string; perChange: number; marginal: number; idle: number; pgPerChange: number; xactsPerChange: number }[] = [];
     // Each checkout's service alone on the same stream, this one first, then the other, then this one again.
-    const plan = [{ name: 'this checkout', checkout: root }, { name: args.checkout!, checkout: args.checkout! }, { name: 'this checkout (again)', checkout: root }];
+    const plan = [
+      { name: 'this checkout', checkout: root },
+      { name: args.checkout!, checkout: args.checkout! },
+      { name: 'this checkout (again)', checkout: root },
+    ];
     for (const [i, step] of plan.entries()) {
       const group = `bench-quiet-${i}-${run}`;
       const child = await startNotification(step.checkout, group);
@@ -125,7 +189,14 @@ async function main(): Promise<void> {
       const started = Date.now();
       await produce(end0, total);
       const end = end0 + total;
-      await waitFor(async () => (await admin.fetchOffsets({ groupId: group, topics: [env.TOPIC_TILE_CHANGES!] }))[0]!.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0) >= end, { timeoutMs: 120_000, intervalMs: 200, what: `${step.name} to read every change` });
+      await waitFor(
+        async () =>
+          (await admin.fetchOffsets({ groupId: group, topics: [env.TOPIC_TILE_CHANGES!] }))[0]!.partitions.reduce(
+            (sum, p) => sum + Math.max(0, Number(p.offset)),
+            0,
+          ) >= end,
+        { timeoutMs: 120_000, intervalMs: 200, what: `${step.name} to read every change` },
+      );
       const seconds = (Date.now() - started) / 1000;
       const used = cpuSeconds(child.pid) - cpuBefore;
       const pgAfter = await backends();
@@ -134,14 +205,28 @@ async function main(): Promise<void> {
       const xactUsed = (await xacts()) - xactBefore;
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-      figures.push({ name: step.name, perChange: (used / total) * 1e6, marginal: ((used - idleCores * seconds) / total) * 1e6, idle: idleCores, pgPerChange: (pgUsed / total) * 1e6, xactsPerChange: xactUsed / total });
+      figures.push({
+        name: step.name,
+        perChange: (used / total) * 1e6,
+        marginal: ((used - idleCores * seconds) / total) * 1e6,
+        idle: idleCores,
+        pgPerChange: (pgUsed / total) * 1e6,
+        xactsPerChange: xactUsed / total,
+      });
     }
     const deliveries = Number((await db.query('SELECT count(*) AS n FROM notification_deliveries')).rows[0].n);
-    console.log(`bench:notify-quiet: ${total} status transitions of ${TILES} tiles of a project with no notification service, ${RATE}/s one per produce call, read by each checkout's notification service alone in turn (deliveries created: ${deliveries})`);
-    for (const f of figures) console.log(`  ${f.name.padEnd(32)} notification ${Math.round(f.perChange)} µs/change (${Math.round(f.marginal)} above its idle ${f.idle.toFixed(3)} cores); Postgres backends ${Math.round(f.pgPerChange)} µs/change; ${f.xactsPerChange.toFixed(2)} transactions/change`);
+    console.log(
+      `bench:notify-quiet: ${total} status transitions of ${TILES} tiles of a project with no notification service, ${RATE}/s one per produce call, read by each checkout's notification service alone in turn (deliveries created: ${deliveries})`,
+    );
+    for (const f of figures)
+      console.log(
+        `  ${f.name.padEnd(32)} notification ${Math.round(f.perChange)} µs/change (${Math.round(f.marginal)} above its idle ${f.idle.toFixed(3)} cores); Postgres backends ${Math.round(f.pgPerChange)} µs/change; ${f.xactsPerChange.toFixed(2)} transactions/change`,
+      );
     const mine = (figures[0]!.perChange + figures[2]!.perChange) / 2;
     const minePg = (figures[0]!.pgPerChange + figures[2]!.pgPerChange) / 2;
-    console.log(`  ratio this/other (this = mean of its two runs): notification ${(mine / figures[1]!.perChange).toFixed(2)}, notification + its Postgres backends ${((mine + minePg) / (figures[1]!.perChange + figures[1]!.pgPerChange)).toFixed(2)}`);
+    console.log(
+      `  ratio this/other (this = mean of its two runs): notification ${(mine / figures[1]!.perChange).toFixed(2)}, notification + its Postgres backends ${((mine + minePg) / (figures[1]!.perChange + figures[1]!.pgPerChange)).toFixed(2)}`,
+    );
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));

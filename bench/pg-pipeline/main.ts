@@ -22,7 +22,9 @@ import { prepared } from '@pulseboard/kafka-kit';
 import { TEST_DATABASE_URL } from '@pulseboard/test-kit';
 import { cpuSeconds } from '../shared/process-cpu.ts';
 
-const { values: args } = parseArgs({ options: { rate: { type: 'string', default: '50' }, seconds: { type: 'string', default: '15' }, rounds: { type: 'string', default: '3' } } });
+const { values: args } = parseArgs({
+  options: { rate: { type: 'string', default: '50' }, seconds: { type: 'string', default: '15' }, rounds: { type: 'string', default: '3' } },
+});
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const ROUNDS = Number(args.rounds);
@@ -31,7 +33,9 @@ const suffix = `${process.pid}`;
 const T = { offsets: `pgp_offsets_${suffix}`, states: `pgp_states_${suffix}`, history: `pgp_history_${suffix}` };
 
 const admin = new pg.Pool({ connectionString: url, max: 1 });
-await admin.query(`CREATE TABLE ${T.offsets} (group_id text, topic text, partition int, next_offset bigint, epoch bigint, updated_at timestamptz, PRIMARY KEY (group_id, topic, partition))`);
+await admin.query(
+  `CREATE TABLE ${T.offsets} (group_id text, topic text, partition int, next_offset bigint, epoch bigint, updated_at timestamptz, PRIMARY KEY (group_id, topic, partition))`,
+);
 await admin.query(`INSERT INTO ${T.offsets} SELECT 'g', 't', p, 0, 1, now() FROM generate_series(0, 11) p`);
 await admin.query(`CREATE TABLE ${T.states} (tile_id bigint PRIMARY KEY, status text, value jsonb, version bigint, updated_at timestamptz)`);
 await admin.query(`CREATE TABLE ${T.history} (id bigserial PRIMARY KEY, tile_id bigint, status text, value jsonb, version bigint, changed_at timestamptz)`);
@@ -58,7 +62,10 @@ const ONE_STATEMENT = `WITH moved AS (
 class SentStatement<R> {
   private readonly settled: Promise<{ ok: true; value: R } | { ok: false; error: unknown }>;
   constructor(sent: Promise<R>) {
-    this.settled = sent.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+    this.settled = sent.then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
   }
   async value(): Promise<R> {
     const settled = await this.settled;
@@ -144,7 +151,9 @@ for (let round = 1; round <= ROUNDS; round++) {
     const r = await run(mode);
     const per = { client: (r.client * 1e6) / r.tx, backend: (r.backend * 1e6) / r.tx };
     figures.get(mode)!.push(per);
-    console.log(`  round ${round} ${mode.padEnd(10)} client ${per.client.toFixed(0).padStart(5)}  backend ${per.backend.toFixed(0).padStart(5)}  both ${(per.client + per.backend).toFixed(0).padStart(5)}`);
+    console.log(
+      `  round ${round} ${mode.padEnd(10)} client ${per.client.toFixed(0).padStart(5)}  backend ${per.backend.toFixed(0).padStart(5)}  both ${(per.client + per.backend).toFixed(0).padStart(5)}`,
+    );
   }
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -153,7 +162,13 @@ console.log('means (client + backend), against sequential:');
 for (const mode of modes) {
   const f = figures.get(mode)!;
   const both = mean(f.map((x) => x.client + x.backend));
-  console.log(`  ${mode.padEnd(10)} client ${mean(f.map((x) => x.client)).toFixed(0).padStart(5)}  backend ${mean(f.map((x) => x.backend)).toFixed(0).padStart(5)}  both ${both.toFixed(0).padStart(5)}  ${(both / base).toFixed(2)}x`);
+  console.log(
+    `  ${mode.padEnd(10)} client ${mean(f.map((x) => x.client))
+      .toFixed(0)
+      .padStart(5)}  backend ${mean(f.map((x) => x.backend))
+      .toFixed(0)
+      .padStart(5)}  both ${both.toFixed(0).padStart(5)}  ${(both / base).toFixed(2)}x`,
+  );
 }
 await admin.query(`DROP TABLE ${T.offsets}, ${T.states}, ${T.history}`);
 await admin.end();

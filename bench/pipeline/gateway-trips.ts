@@ -21,7 +21,9 @@ const SERIES = {
 export async function readGatewayTrips(gateways: readonly string[]): Promise<GatewayTrips> {
   const trips: GatewayTrips = { produceRequests: 0, producedMessages: 0, limiterCalls: 0 };
   for (const url of gateways) {
-    const text = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) }).then((r) => r.text()).catch(() => '');
+    const text = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })
+      .then((r) => r.text())
+      .catch(() => '');
     for (const line of text.split('\n')) {
       for (const [field, name] of Object.entries(SERIES) as [keyof GatewayTrips, string][]) {
         // Unlabelled series, or summed over labels.

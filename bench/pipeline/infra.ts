@@ -34,7 +34,10 @@ function asPostgres(cmd: string, args: string[]): [string, string[]] {
 async function startPostgres(settings: string): Promise<{ url: string; pid: () => number; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'pb-pipeline-pg-'));
   if (process.getuid?.() === 0) {
-    const { uid, gid } = await run('id', ['-u', 'postgres']).then(async (u) => ({ uid: Number(u.stdout), gid: Number((await run('id', ['-g', 'postgres'])).stdout) }));
+    const { uid, gid } = await run('id', ['-u', 'postgres']).then(async (u) => ({
+      uid: Number(u.stdout),
+      gid: Number((await run('id', ['-g', 'postgres'])).stdout),
+    }));
     chownSync(dir, uid, gid);
   }
   chmodSync(dir, 0o700);
@@ -85,14 +88,17 @@ async function startKafka(root: string): Promise<{ brokers: string; pid: () => n
 async function startRedis(): Promise<{ url: string; pid: () => number; stop(): Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await waitFor(async () => {
-    try {
-      await run('redis-cli', ['-p', String(port), 'ping']);
-      return true;
-    } catch {
-      return false;
-    }
-  }, { timeoutMs: 20_000, what: 'redis to start' });
+  await waitFor(
+    async () => {
+      try {
+        await run('redis-cli', ['-p', String(port), 'ping']);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { timeoutMs: 20_000, what: 'redis to start' },
+  );
   return {
     url: `redis://127.0.0.1:${port}`,
     pid: () => child.pid!,

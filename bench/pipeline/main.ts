@@ -134,7 +134,9 @@ interface PhaseResult {
 
 async function main(): Promise<void> {
   const phases = args.phases.split(',');
-  log(`bench:pipeline: checkout ${checkout} (${execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD']).toString().trim()}), phases ${phases.join(', ')}, ${SECONDS} s each (idle ${args['idle-seconds']} s)`);
+  log(
+    `bench:pipeline: checkout ${checkout} (${execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD']).toString().trim()}), phases ${phases.join(', ')}, ${SECONDS} s each (idle ${args['idle-seconds']} s)`,
+  );
   const pgConf = args['postgres-conf'];
   const settings = pgConf === undefined ? postgresSettingsOf(checkout) : pgConf === 'none' ? '' : readFileSync(pgConf, 'utf8');
   const serviceEnv = Object.fromEntries(args.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
@@ -142,8 +144,11 @@ async function main(): Promise<void> {
   let stack: Stack | undefined;
   const infra = await startInfra(root, settings);
   // A run stopped by a signal still stops what it started (a private Postgres and broker would outlive it).
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void Promise.allSettled([stack?.stop(), infra.stop()]).then(() => process.exit(130)));
-  log(`private infrastructure: postgres ${infra.databaseUrl} (${settings.trim() === '' ? "Debian's defaults" : (pgConf ?? 'deploy/postgres/pulseboard.conf of the checkout')}), kafka ${infra.brokers}, redis ${infra.redisUrl}`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void Promise.allSettled([stack?.stop(), infra.stop()]).then(() => process.exit(130)));
+  log(
+    `private infrastructure: postgres ${infra.databaseUrl} (${settings.trim() === '' ? "Debian's defaults" : (pgConf ?? 'deploy/postgres/pulseboard.conf of the checkout')}), kafka ${infra.brokers}, redis ${infra.redisUrl}`,
+  );
   const observer = new Observer();
   const kafka = testKafka(infra.brokers);
   const admin = kafka.admin();
@@ -158,8 +163,15 @@ async function main(): Promise<void> {
       // (the like-for-like baseline of the marginal cost at a low rate, printed at the end).
       const fastifyAt100Us = await calibrateFastify(100, 10);
       const k100 = await calibrateKafka(infra.brokers, () => infra.pids().kafka, 100, 10);
-      calibration = { fastifyUs, kafkaClientUs: k.client, kafkaBrokerUs: k.broker, at100: { fastifyUs: fastifyAt100Us, kafkaClientUs: k100.client, kafkaBrokerUs: k100.broker } };
-      log(`calibration: bare fastify POST ${fmt(fastifyUs)} µs/request (server); raw kafkajs produce+consume ${fmt(k.client)} µs/message (client), broker ${fmt(k.broker)} µs/message`);
+      calibration = {
+        fastifyUs,
+        kafkaClientUs: k.client,
+        kafkaBrokerUs: k.broker,
+        at100: { fastifyUs: fastifyAt100Us, kafkaClientUs: k100.client, kafkaBrokerUs: k100.broker },
+      };
+      log(
+        `calibration: bare fastify POST ${fmt(fastifyUs)} µs/request (server); raw kafkajs produce+consume ${fmt(k.client)} µs/message (client), broker ${fmt(k.broker)} µs/message`,
+      );
       log(
         `  the same at 100/s: bare fastify POST ${fmt(fastifyAt100Us)} µs/request (${(fastifyAt100Us / fastifyUs).toFixed(1)}x its cost at 1,000/s); ` +
           `raw kafkajs ${fmt(k100.client)} µs/message (client, ${(k100.client / k.client).toFixed(1)}x), broker ${fmt(k100.broker)} (${(k100.broker / k.broker).toFixed(1)}x, its idle work included)`,
@@ -170,7 +182,9 @@ async function main(): Promise<void> {
     const profileDir = args.profile ? join(tmpdir(), `pb-pipeline-profiles-${Date.now()}`) : undefined;
     if (profileDir) log(`CPU profiles go to ${profileDir}/<service>`);
     stack = await startStack(checkout, infra, { profileDir, env: serviceEnv, receiver: new URL(observer.receiverUrl).host });
-    const projects = await provision(stack.gateway, stack.adminToken, Number(args.projects), observer.receiverUrl, { notifications: !args['no-notifications'] });
+    const projects = await provision(stack.gateway, stack.adminToken, Number(args.projects), observer.receiverUrl, {
+      notifications: !args['no-notifications'],
+    });
     await observer.start(kafka, infra.databaseUrl, stack.broadcast, projects);
     await admin.connect();
     log(`stack up: ${projects.length} projects x 20 tiles, ${projects.length} WebSocket clients subscribed`);
@@ -180,7 +194,9 @@ async function main(): Promise<void> {
       const offsets = await admin.fetchTopicOffsets('pulseboard.events.v1');
       const high = new Map(offsets.map((o) => [o.partition, Number(o.high)]));
       for (const table of ['store_offsets', 'rule_engine_offsets']) {
-        const { rows } = await db.query<{ partition: number; next_offset: string }>(`SELECT partition, next_offset FROM ${table} WHERE topic = 'pulseboard.events.v1'`);
+        const { rows } = await db.query<{ partition: number; next_offset: string }>(
+          `SELECT partition, next_offset FROM ${table} WHERE topic = 'pulseboard.events.v1'`,
+        );
         const stored = new Map(rows.map((r) => [r.partition, Number(r.next_offset)]));
         for (const [partition, h] of high) if (h > 0 && (stored.get(partition) ?? -1) < h) return false;
       }
@@ -222,8 +238,7 @@ async function main(): Promise<void> {
         observer.storedPollPaused = true;
         await new Promise((r) => setTimeout(r, Number(args['idle-seconds']) * 1000));
         observer.storedPollPaused = false;
-      }
-      else if (phase === 'ingest-max') {
+      } else if (phase === 'ingest-max') {
         driven = await driver.saturate(CAPACITY_LANES, SECONDS);
         await waitDrained();
         await new Promise((r) => setTimeout(r, 1000));
@@ -269,7 +284,11 @@ async function main(): Promise<void> {
           `SELECT calls::text, mean_exec_time * 1000 AS mean, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12`,
         );
         // Idle: calls per second instead of per event.
-        statements = rows.map((r) => ({ calls_per_event: Number(r.calls) / (events > 0 ? events : windowSeconds), mean_us: r.mean, query: r.query.slice(0, 110) }));
+        statements = rows.map((r) => ({
+          calls_per_event: Number(r.calls) / (events > 0 ? events : windowSeconds),
+          mean_us: r.mean,
+          query: r.query.slice(0, 110),
+        }));
       }
       const result: PhaseResult = {
         phase,
@@ -300,7 +319,22 @@ async function main(): Promise<void> {
     await stack?.stop();
     await infra.stop();
   }
-  if (args.json) writeFileSync(args.json, JSON.stringify({ checkout, env: args.env, postgres: settings, commit: execFileSync('git', ['-C', checkout, 'rev-parse', 'HEAD']).toString().trim(), calibration, results }, null, 2));
+  if (args.json)
+    writeFileSync(
+      args.json,
+      JSON.stringify(
+        {
+          checkout,
+          env: args.env,
+          postgres: settings,
+          commit: execFileSync('git', ['-C', checkout, 'rev-parse', 'HEAD']).toString().trim(),
+          calibration,
+          results,
+        },
+        null,
+        2,
+      ),
+    );
 }
 
 interface PipelineCalibration {
@@ -325,8 +359,13 @@ function reportMarginal(results: PhaseResult[], calibration: PipelineCalibration
   const cores = (r: PhaseResult) => Object.values(r.cpu).reduce((a, b) => a + b, 0) / r.windowSeconds;
   const marginalUs = ((cores(low) - cores(idle)) / low.achieved) * 1e6;
   const at1000Us = (Object.values(high.cpu).reduce((a, b) => a + b, 0) / high.events) * 1e6;
-  const machine = calibration === undefined ? '' : `; a bare fastify POST: ${(calibration.at100.fastifyUs / calibration.fastifyUs).toFixed(1)}x, raw kafkajs: ${(calibration.at100.kafkaClientUs / calibration.kafkaClientUs).toFixed(1)}x`;
-  log(`\nmarginal cost at 100 events/s: ${fmt(marginalUs)} µs/event ((cores - idle cores) / rate), ${(marginalUs / at1000Us).toFixed(1)}x the cost at 1,000/s (${fmt(at1000Us)}; target <= 2x)${machine}`);
+  const machine =
+    calibration === undefined
+      ? ''
+      : `; a bare fastify POST: ${(calibration.at100.fastifyUs / calibration.fastifyUs).toFixed(1)}x, raw kafkajs: ${(calibration.at100.kafkaClientUs / calibration.kafkaClientUs).toFixed(1)}x`;
+  log(
+    `\nmarginal cost at 100 events/s: ${fmt(marginalUs)} µs/event ((cores - idle cores) / rate), ${(marginalUs / at1000Us).toFixed(1)}x the cost at 1,000/s (${fmt(at1000Us)}; target <= 2x)${machine}`,
+  );
 }
 
 /** ingest-half: half the events per second an earlier ingest-max phase of the run sustained. */
@@ -344,12 +383,16 @@ function halfCapacity(results: PhaseResult[]): number {
 function reportCapacity(results: PhaseResult[]): void {
   const max = results.find((r) => r.phase === 'ingest-max');
   if (max === undefined) return;
-  log(`\ncapacity for single events (ingest-max, ${CAPACITY_LANES} requests in flight): ${fmt(max.achieved)} events/s sustained to drained, with the bench on the same cores`);
+  log(
+    `\ncapacity for single events (ingest-max, ${CAPACITY_LANES} requests in flight): ${fmt(max.achieved)} events/s sustained to drained, with the bench on the same cores`,
+  );
   for (const r of results) {
     if (!r.phase.startsWith('ingest-') || r === max) continue;
     const share = r.offered / max.achieved;
     const p99 = (stage: string) => fmt(r.latency[stage]?.p99 ?? NaN);
-    log(`  ${r.phase}: ${share.toFixed(2)} of capacity, ${share <= 0.5 ? 'within' : 'above'} the half where p99 targets count; /ingest p99 ${p99('request')} ms, frame p99 ${p99('websocket_frame')} ms`);
+    log(
+      `  ${r.phase}: ${share.toFixed(2)} of capacity, ${share <= 0.5 ? 'within' : 'above'} the half where p99 targets count; /ingest p99 ${p99('request')} ms, frame p99 ${p99('websocket_frame')} ms`,
+    );
   }
 }
 
@@ -360,27 +403,37 @@ function report(r: PhaseResult): void {
   else {
     const kind = r.phase.startsWith('webhook') ? 'webhook batches of 100' : 'single events to /ingest';
     const offered = r.phase === 'ingest-max' ? `${CAPACITY_LANES} requests in flight` : `${fmt(r.offered)} events/s`;
-    log(`phase ${r.phase}: ${kind}, offered ${offered} for ${SECONDS} s, ${fmt(r.events)} accepted; window ${r.windowSeconds.toFixed(1)} s to drained, ${fmt(r.achieved)} events/s sustained${Object.keys(r.notAccepted).length > 0 ? `; answers other than 201: ${JSON.stringify(r.notAccepted)}` : ''}`);
+    log(
+      `phase ${r.phase}: ${kind}, offered ${offered} for ${SECONDS} s, ${fmt(r.events)} accepted; window ${r.windowSeconds.toFixed(1)} s to drained, ${fmt(r.achieved)} events/s sustained${Object.keys(r.notAccepted).length > 0 ? `; answers other than 201: ${JSON.stringify(r.notAccepted)}` : ''}`,
+    );
   }
   // waited: seconds per second in the run queue, ready to run but with no free core (queueing, not work).
   const waited = (name: string) => (r.runQueueWait?.[name] === undefined ? '-' : (r.runQueueWait[name] / r.windowSeconds).toFixed(3));
   log(`  ${'process'.padEnd(14)}${'µs/event'.padStart(10)}${'cores'.padStart(8)}${'peak MB'.padStart(9)}${'waited'.padStart(9)}`);
   for (const name of PROCESSES) {
     if (r.cpu[name] === undefined) continue;
-    log(`  ${name.padEnd(14)}${(r.events > 0 ? fmt((r.cpu[name] / r.events) * 1e6) : '-').padStart(10)}${(r.cpu[name] / r.windowSeconds).toFixed(3).padStart(8)}${fmt(r.peakPssMb[name]!).padStart(9)}${waited(name).padStart(9)}`);
+    log(
+      `  ${name.padEnd(14)}${(r.events > 0 ? fmt((r.cpu[name] / r.events) * 1e6) : '-').padStart(10)}${(r.cpu[name] / r.windowSeconds).toFixed(3).padStart(8)}${fmt(r.peakPssMb[name]!).padStart(9)}${waited(name).padStart(9)}`,
+    );
   }
   log(`  ${'TOTAL'.padEnd(14)}${(r.events > 0 ? fmt((total / r.events) * 1e6) : '-').padStart(10)}${(total / r.windowSeconds).toFixed(3).padStart(8)}`);
-  if (r.benchCpu !== undefined) log(`  ${'(the bench)'.padEnd(14)}${'-'.padStart(10)}${(r.benchCpu / r.windowSeconds).toFixed(3).padStart(8)}${'-'.padStart(9)}${waited('bench').padStart(9)}  (its driver, observers and WebSocket clients share the cores)`);
+  if (r.benchCpu !== undefined)
+    log(
+      `  ${'(the bench)'.padEnd(14)}${'-'.padStart(10)}${(r.benchCpu / r.windowSeconds).toFixed(3).padStart(8)}${'-'.padStart(9)}${waited('bench').padStart(9)}  (its driver, observers and WebSocket clients share the cores)`,
+    );
   if (r.events > 0) {
     log(`  latency ms p50 / p99 from the 201 (request: the HTTP call itself):`);
     // At saturation the bench's own loop falls behind too: a 201 may be noted after its tile change (a negative figure).
     if (r.phase === 'ingest-max') log(`    (at capacity: queueing, not latency; the bench notes each 201 late)`);
     for (const [stage, l] of Object.entries(r.latency)) log(`    ${stage.padEnd(16)}${`${fmt(l.p50)} / ${fmt(l.p99)}`.padStart(14)}  (${fmt(l.n)} events)`);
-    if (r.benchLoopDelay) log(`    the bench's own event-loop delay (in every figure above): p99 ${r.benchLoopDelay.p99.toFixed(1)} ms, max ${r.benchLoopDelay.max.toFixed(1)} ms`);
+    if (r.benchLoopDelay)
+      log(`    the bench's own event-loop delay (in every figure above): p99 ${r.benchLoopDelay.p99.toFixed(1)} ms, max ${r.benchLoopDelay.max.toFixed(1)} ms`);
   }
   if (r.events > 0 && r.gatewayTrips) {
     const t = r.gatewayTrips;
-    log(`  gateway round trips: ${fmt(t.produceRequests)} Kafka produce requests (${(t.produceRequests / r.events).toFixed(3)} per event, ${(t.producedMessages / Math.max(1, t.produceRequests)).toFixed(2)} messages each), ${fmt(t.limiterCalls)} limiter script calls (${(t.limiterCalls / r.events).toFixed(3)} per event)`);
+    log(
+      `  gateway round trips: ${fmt(t.produceRequests)} Kafka produce requests (${(t.produceRequests / r.events).toFixed(3)} per event, ${(t.producedMessages / Math.max(1, t.produceRequests)).toFixed(2)} messages each), ${fmt(t.limiterCalls)} limiter script calls (${(t.limiterCalls / r.events).toFixed(3)} per event)`,
+    );
   }
   if (r.statements) {
     log(`  top statements (pg_stat_statements, by total time): calls/${r.events > 0 ? 'event' : 'second'}, mean µs, query`);

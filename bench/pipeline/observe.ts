@@ -100,7 +100,9 @@ export class Observer {
     this.db.on('error', () => undefined);
     const poll = async () => {
       if (this.storedPollPaused) return;
-      const { rows } = await this.db!.query<{ partition: number; next_offset: string }>('SELECT partition, next_offset FROM store_offsets WHERE topic = $1', [TOPIC_EVENTS]);
+      const { rows } = await this.db!.query<{ partition: number; next_offset: string }>('SELECT partition, next_offset FROM store_offsets WHERE topic = $1', [
+        TOPIC_EVENTS,
+      ]);
       const at = Date.now();
       for (const row of rows) {
         const history = this.storedHistory.get(row.partition) ?? [];
@@ -111,7 +113,13 @@ export class Observer {
     };
     const tick = () => {
       if (this.stopped) return;
-      this.poller = setTimeout(() => void poll().catch(() => undefined).finally(tick), 20);
+      this.poller = setTimeout(
+        () =>
+          void poll()
+            .catch(() => undefined)
+            .finally(tick),
+        20,
+      );
     };
     tick();
 

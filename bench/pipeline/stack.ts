@@ -36,7 +36,11 @@ export async function migrate(checkout: string, databaseUrl: string): Promise<vo
 }
 
 function spawnOne(checkout: string, service: Service, env: Record<string, string>, nodeArgs: string[], label: string = service): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, ...SOURCE, join('services', service, 'src/main.ts')], { cwd: checkout, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...SOURCE, join('services', service, 'src/main.ts')], {
+    cwd: checkout,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: string[] = [];
   let started = false;
   const onData = (chunk: Buffer) => {
@@ -51,10 +55,13 @@ function spawnOne(checkout: string, service: Service, env: Record<string, string
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  return waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`${service} exited ${child.exitCode}:\n${logs.slice(-30).join('\n')}`)) : false), {
-    timeoutMs: 120_000,
-    what: `${label} to start`,
-  }).then(() => child);
+  return waitFor(
+    () => started || (child.exitCode !== null ? Promise.reject(new Error(`${service} exited ${child.exitCode}:\n${logs.slice(-30).join('\n')}`)) : false),
+    {
+      timeoutMs: 120_000,
+      what: `${label} to start`,
+    },
+  ).then(() => child);
 }
 
 export async function startStack(

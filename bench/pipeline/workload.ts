@@ -24,7 +24,10 @@ export function tileRule(i: number): unknown {
     case 1:
       return { filter: { type: 'error', source: `app${k}` }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 50, critical: 200 } };
     case 2:
-      return { filter: { type: 'deployment', source: `svc${k}` }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } };
+      return {
+        filter: { type: 'deployment', source: `svc${k}` },
+        evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } },
+      };
     default:
       return { filter: { type: 'uptime', name: `check${k}` }, evaluation: { kind: 'up_down', attribute: 'is_up' }, stale_after: '10m' };
   }
@@ -65,11 +68,23 @@ async function inParallel<T>(count: number, lanes: number, work: (i: number) => 
 }
 
 /** Projects, their webhook notification service (to `receiverUrl`; none with `notifications: false`) and tiles, through the API. */
-export async function provision(gateway: string, adminToken: string, projects: number, receiverUrl: string, options: { notifications?: boolean } = {}): Promise<Project[]> {
+export async function provision(
+  gateway: string,
+  adminToken: string,
+  projects: number,
+  receiverUrl: string,
+  options: { notifications?: boolean } = {},
+): Promise<Project[]> {
   const big = 1_000_000_000;
   return inParallel(projects, 8, async (p) => {
     const project = await provisionProject(gateway, adminToken, { projectKey: `bench-${p}`, burstLimit: big, hourlyLimit: big, monthlyQuota: big });
-    const service = options.notifications === false ? undefined : await request(`${gateway}/api/v1/notifications`, { token: project.userToken, body: { name: `receiver ${p}`, type: 'webhook', config: { url: `${receiverUrl}/hook/${p}` } } });
+    const service =
+      options.notifications === false
+        ? undefined
+        : await request(`${gateway}/api/v1/notifications`, {
+            token: project.userToken,
+            body: { name: `receiver ${p}`, type: 'webhook', config: { url: `${receiverUrl}/hook/${p}` } },
+          });
     if (service !== undefined && service.status !== 201) throw new Error(`notification service: ${service.status} ${JSON.stringify(service.body)}`);
     for (let i = 0; i < TILES_PER_PROJECT; i++) {
       const body: Record<string, unknown> = { name: `tile ${i}`, kind: 'metric', rule: tileRule(i) };

@@ -25,7 +25,9 @@ import type { TileRule } from '../../packages/contracts/src/index.ts';
 import { PREVIEW_LIMITS } from '../../services/gateway/src/control/tile-preview-route.ts';
 import { localDatabaseUrl, localRedisUrl, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY } from '@pulseboard/test-kit';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '3' }, reload: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { events: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '3' }, reload: { type: 'boolean', default: false } },
+});
 const EVENTS = Number(args.events);
 const RUNS = Number(args.runs);
 const DATABASE_URL = process.env.PREVIEW_BENCH_DATABASE_URL ?? localDatabaseUrl('pulseboard_bench_preview');
@@ -37,8 +39,16 @@ const log = (line: string) => console.log(line);
 
 /** Every event matched (no filter), a window over them all: the most work per event. */
 const CASES = [
-  { name: 'window avg, every event', rule: { evaluation: { kind: 'window', aggregate: 'avg', attribute: 'value', window: '5m', warning: 50, critical: 80 } }, narrowed: false },
-  { name: 'threshold, metric cpu_usage', rule: { filter: { type: 'metric', name: 'cpu_usage' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } }, narrowed: true },
+  {
+    name: 'window avg, every event',
+    rule: { evaluation: { kind: 'window', aggregate: 'avg', attribute: 'value', window: '5m', warning: 50, critical: 80 } },
+    narrowed: false,
+  },
+  {
+    name: 'threshold, metric cpu_usage',
+    rule: { filter: { type: 'metric', name: 'cpu_usage' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } },
+    narrowed: true,
+  },
 ];
 
 async function load(pool: pg.Pool): Promise<void> {
@@ -66,7 +76,9 @@ const seconds = (ms: number) => (ms / 1000).toFixed(2);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  log(`bench:preview: ${EVENTS} events of one project over the last 23 h, ${DATABASE_URL}; limits ${PREVIEW_LIMITS.maxEvents} events; PREVIEW_TIME_LIMIT_MS raised to 120 s here so that the time is measured whatever the machine (the default is 10 s)`);
+  log(
+    `bench:preview: ${EVENTS} events of one project over the last 23 h, ${DATABASE_URL}; limits ${PREVIEW_LIMITS.maxEvents} events; PREVIEW_TIME_LIMIT_MS raised to 120 s here so that the time is measured whatever the machine (the default is 10 s)`,
+  );
   await migrateAll(DATABASE_URL, root);
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
   await load(pool);
@@ -75,8 +87,23 @@ async function main(): Promise<void> {
   await pool.query('DELETE FROM projects WHERE project_key = $1', [PROJECT]);
   await pool.query("DELETE FROM accounts WHERE name = 'preview-bench'");
   const account = (await pool.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('preview-bench') RETURNING id")).rows[0]!.id;
-  const env = loadGatewayEnv({ DATABASE_URL, REDIS_URL, KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', MIGRATE_ON_START: 'false', LOG_LEVEL: 'error', DATABASE_POOL_SIZE: '4', ADMIN_TOKEN: TEST_ADMIN_TOKEN, SECRETS_KEY: TEST_SECRETS_KEY, PREVIEW_TIME_LIMIT_MS: '120000' });
-  await pool.query("INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota) VALUES ($1, $2, 'Preview bench', $3, 'evk_', $4)", [PROJECT, account, hashSecret(apiKey), env.DEFAULT_MONTHLY_QUOTA]);
+  const env = loadGatewayEnv({
+    DATABASE_URL,
+    REDIS_URL,
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? TEST_KAFKA_BROKERS,
+    GATEWAY_PORT: '0',
+    GATEWAY_HOST: '127.0.0.1',
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'error',
+    DATABASE_POOL_SIZE: '4',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    PREVIEW_TIME_LIMIT_MS: '120000',
+  });
+  await pool.query(
+    "INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota) VALUES ($1, $2, 'Preview bench', $3, 'evk_', $4)",
+    [PROJECT, account, hashSecret(apiKey), env.DEFAULT_MONTHLY_QUOTA],
+  );
   const gateway = await startGateway(env, { skipTopicCheck: true, logger: createLogger('bench-gateway', 'error') });
 
   try {
@@ -91,11 +118,27 @@ async function main(): Promise<void> {
         let t = performance.now();
         const types = c.narrowed ? ['metric'] : undefined;
         const names = c.narrowed ? ['cpu_usage'] : undefined;
-        const end = await scanPreviewEvents(pool, { projectKey: PROJECT, since: new Date(since), types, names, reads: ruleReads(c.rule as TileRule), maxEvents: PREVIEW_LIMITS.maxEvents, timeLimitMs: 60_000 }, () => undefined);
+        const end = await scanPreviewEvents(
+          pool,
+          {
+            projectKey: PROJECT,
+            since: new Date(since),
+            types,
+            names,
+            reads: ruleReads(c.rule as TileRule),
+            maxEvents: PREVIEW_LIMITS.maxEvents,
+            timeLimitMs: 60_000,
+          },
+          () => undefined,
+        );
         reads.push(performance.now() - t);
         if (end !== 'done') throw new Error(`baseline read ended ${end}`);
         t = performance.now();
-        const res = await fetch(`${gateway.url}/api/v1/tiles/preview`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ rule: c.rule, since }) });
+        const res = await fetch(`${gateway.url}/api/v1/tiles/preview`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ rule: c.rule, since }),
+        });
         const body = (await res.json()) as { data: Record<string, unknown> };
         previews.push(performance.now() - t);
         if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${JSON.stringify(body)}`);
@@ -103,7 +146,9 @@ async function main(): Promise<void> {
       }
       const p = median(previews);
       const r = median(reads);
-      log(`  ${c.name.padEnd(30)} preview ${seconds(p)} s (runs ${previews.map(seconds).join(', ')}); read alone ${seconds(r)} s; ratio ${(p / r).toFixed(2)}x; scanned ${String(answer.events_scanned)}, matched ${String(answer.events_matched)}, changes ${String(answer.changes_total)}`);
+      log(
+        `  ${c.name.padEnd(30)} preview ${seconds(p)} s (runs ${previews.map(seconds).join(', ')}); read alone ${seconds(r)} s; ratio ${(p / r).toFixed(2)}x; scanned ${String(answer.events_scanned)}, matched ${String(answer.events_matched)}, changes ${String(answer.changes_total)}`,
+      );
     }
   } finally {
     await gateway.stop();

@@ -22,14 +22,38 @@ interface EngineTile {
 
 /** What the engine wrote, read from its database after its drain: each tile's final state, and which events made a change. */
 async function engineOutput(engineDb: pg.Pool): Promise<{ tiles: Map<string, EngineTile>; changed: Set<number> }> {
-  const { rows } = await engineDb.query<{ id: string; project_key: string; position: number; name: string; status: StoredState['status']; value: StoredState['value']; version: string; evaluation: StoredState['evaluation']; rule_fingerprint: string }>(
+  const { rows } = await engineDb.query<{
+    id: string;
+    project_key: string;
+    position: number;
+    name: string;
+    status: StoredState['status'];
+    value: StoredState['value'];
+    version: string;
+    evaluation: StoredState['evaluation'];
+    rule_fingerprint: string;
+  }>(
     `SELECT t.id, t.project_key, t.position, t.name, s.status, s.value, s.version, s.evaluation, s.rule_fingerprint FROM tiles t JOIN tile_states s ON s.tile_id = t.id`,
   );
   const tiles = new Map<string, EngineTile>();
   for (const r of rows) {
-    tiles.set(`${r.project_key}|${r.position}`, { id: Number(r.id), name: r.name, state: { status: r.status, value: r.value, version: Number(r.version), last_event_id: null, changed_at: Date.now(), evaluation: r.evaluation, fingerprint: r.rule_fingerprint } });
+    tiles.set(`${r.project_key}|${r.position}`, {
+      id: Number(r.id),
+      name: r.name,
+      state: {
+        status: r.status,
+        value: r.value,
+        version: Number(r.version),
+        last_event_id: null,
+        changed_at: Date.now(),
+        evaluation: r.evaluation,
+        fingerprint: r.rule_fingerprint,
+      },
+    });
   }
-  const changed = new Set((await engineDb.query<{ event_id: string }>(`SELECT event_id FROM tile_state_history WHERE event_id IS NOT NULL`)).rows.map((r) => Number(r.event_id)));
+  const changed = new Set(
+    (await engineDb.query<{ event_id: string }>(`SELECT event_id FROM tile_state_history WHERE event_id IS NOT NULL`)).rows.map((r) => Number(r.event_id)),
+  );
   return { tiles, changed };
 }
 
@@ -43,9 +67,21 @@ function positionOf(e: { type: string; name: string; source?: string }): number 
 }
 
 /** Drains `events` messages of `topic`; events/s from the consumer's start (connect and group join included, as the engine's). */
-export async function stateWritingBaseline(options: { kafka: ReturnType<typeof testKafka>; topic: string; events: number; databaseUrl: string; engineDb: pg.Pool; partitionsConcurrently: number; root: string }): Promise<{ rate: number; workingRate: number; stateRows: number; historyRows: number }> {
+export async function stateWritingBaseline(options: {
+  kafka: ReturnType<typeof testKafka>;
+  topic: string;
+  events: number;
+  databaseUrl: string;
+  engineDb: pg.Pool;
+  partitionsConcurrently: number;
+  root: string;
+}): Promise<{ rate: number; workingRate: number; stateRows: number; historyRows: number }> {
   const { tiles, changed } = await engineOutput(options.engineDb);
-  execFileSync('psql', [options.databaseUrl.replace(/\/[^/]*$/, '/postgres'), '-qc', `DROP DATABASE IF EXISTS ${new URL(options.databaseUrl).pathname.slice(1)} WITH (FORCE)`]);
+  execFileSync('psql', [
+    options.databaseUrl.replace(/\/[^/]*$/, '/postgres'),
+    '-qc',
+    `DROP DATABASE IF EXISTS ${new URL(options.databaseUrl).pathname.slice(1)} WITH (FORCE)`,
+  ]);
   await migrateAll(options.databaseUrl, options.root);
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: options.partitionsConcurrently });
   const groupId = `bench-rules-baseline-${Date.now()}`;
@@ -71,7 +107,16 @@ export async function stateWritingBaseline(options: { kafka: ReturnType<typeof t
             const state = { ...tile.state, last_event_id: e.id };
             states.set(tile.id, { tileId: tile.id, projectKey: e.project_key, state, wakeAt: null });
             if (changed.has(e.id)) {
-              const change = { cause: 'event' as const, status: state.status, previous_status: state.status, value: state.value, previous_value: state.value, version: state.version, event_id: e.id, changed_at: state.changed_at ?? Date.now() };
+              const change = {
+                cause: 'event' as const,
+                status: state.status,
+                previous_status: state.status,
+                value: state.value,
+                previous_value: state.value,
+                version: state.version,
+                event_id: e.id,
+                changed_at: state.changed_at ?? Date.now(),
+              };
               history.push({ tileId: tile.id, projectKey: e.project_key, tileName: tile.name, change, rulesRevision: 1 });
             }
           }
@@ -84,7 +129,10 @@ export async function stateWritingBaseline(options: { kafka: ReturnType<typeof t
               [groupId, batch.topic, batch.partition, (BigInt(batch.lastOffset()) + 1n).toString()],
             );
             await writeStates(tx, [...states.values()]);
-            await insertHistory(tx, history.map((h) => ({ ...h, relayStream: 1, traceparent: null })));
+            await insertHistory(
+              tx,
+              history.map((h) => ({ ...h, relayStream: 1, traceparent: null })),
+            );
             await tx.query('COMMIT');
           } finally {
             tx.release();

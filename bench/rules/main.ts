@@ -42,7 +42,18 @@ import pg from 'pg';
 import pino from 'pino';
 import { migrateAll } from '@pulseboard/db';
 import { runFanOutConsumer } from '@pulseboard/kafka-kit';
-import { freePort, provisionProject, spawnService, testKafka, type ServiceProcess, TEST_ADMIN_TOKEN, TEST_KAFKA_BROKERS, TEST_SECRETS_KEY, localDatabaseUrl, localRedisUrl } from '@pulseboard/test-kit';
+import {
+  freePort,
+  provisionProject,
+  spawnService,
+  testKafka,
+  type ServiceProcess,
+  TEST_ADMIN_TOKEN,
+  TEST_KAFKA_BROKERS,
+  TEST_SECRETS_KEY,
+  localDatabaseUrl,
+  localRedisUrl,
+} from '@pulseboard/test-kit';
 import { assertAllAccepted, driveIngest } from '../shared/ingest-driver.ts';
 import { JsonPoster } from '../shared/http-client.ts';
 import { scrapeEngine, stageLines } from './stages.ts';
@@ -107,7 +118,10 @@ function tileRule(i: number): unknown {
     case 1:
       return { filter: { type: 'error', source: `app${k}` }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 50, critical: 200 } };
     case 2:
-      return { filter: { type: 'deployment', source: `svc${k}` }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } };
+      return {
+        filter: { type: 'deployment', source: `svc${k}` },
+        evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } },
+      };
     default:
       return { filter: { type: 'uptime', name: `check${k}` }, evaluation: { kind: 'up_down', attribute: 'is_up' }, stale_after: '10m' };
   }
@@ -145,21 +159,29 @@ async function main(): Promise<void> {
   if (!existsSync(`${root}services/rule-engine/dist/main.js`)) throw new Error('services/rule-engine/dist is missing: run bash deploy/build.sh first');
   execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: 'inherit', env: { ...process.env, DATABASE_URL } });
   // A fresh database each run: the figures count only this run's writes.
-  execFileSync('psql', [DATABASE_URL.replace(/\/[^/]*$/, '/postgres'), '-qc', `DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)} WITH (FORCE)`]);
+  execFileSync('psql', [
+    DATABASE_URL.replace(/\/[^/]*$/, '/postgres'),
+    '-qc',
+    `DROP DATABASE IF EXISTS ${new URL(DATABASE_URL).pathname.slice(1)} WITH (FORCE)`,
+  ]);
   await migrateAll(DATABASE_URL, root);
   if (!args['no-calibration']) log(calibrationLine(await calibrate(env.KAFKA_BROKERS)));
   const db = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
   const kafka = testKafka();
   const admin = kafka.admin();
   await admin.connect();
-  await admin.createTopics({ topics: [env.TOPIC_EVENTS, env.TOPIC_TILE_CHANGES, env.TOPIC_RULE_OUTCOMES].map((topic) => ({ topic, numPartitions: 6 })), waitForLeaders: true });
+  await admin.createTopics({
+    topics: [env.TOPIC_EVENTS, env.TOPIC_TILE_CHANGES, env.TOPIC_RULE_OUTCOMES].map((topic) => ({ topic, numPartitions: 6 })),
+    waitForLeaders: true,
+  });
 
   const port = await freePort();
   const processes: ServiceProcess[] = [await spawnService('gateway', { ...env, GATEWAY_PORT: String(port), GATEWAY_HOST: '127.0.0.1' })];
   const url = `http://127.0.0.1:${port}`;
   try {
     const projects: Awaited<ReturnType<typeof provisionProject>>[] = [];
-    for (let p = 0; p < PROJECTS; p++) projects.push(await provisionProject(url, ADMIN_TOKEN, { burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 100_000_000 }));
+    for (let p = 0; p < PROJECTS; p++)
+      projects.push(await provisionProject(url, ADMIN_TOKEN, { burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 100_000_000 }));
     await db.query(
       `INSERT INTO tiles (project_key, name, kind, rule, position)
        SELECT p, 'tile ' || i, 'metric', r, i FROM unnest($1::text[], $2::int[], $3::jsonb[]) AS t(p, i, r)`,
@@ -179,7 +201,14 @@ async function main(): Promise<void> {
       const messages = Array.from({ length: Math.min(5000, EVENTS - start) }, (_, i) => {
         const n = start + i;
         const project = projects[n % PROJECTS]!;
-        const event = { id: 1_000_000_000 + n, project_key: project.projectKey, account_id: project.accountId, timestamp: at, received_at: at, ...eventBody(n) };
+        const event = {
+          id: 1_000_000_000 + n,
+          project_key: project.projectKey,
+          account_id: project.accountId,
+          timestamp: at,
+          received_at: at,
+          ...eventBody(n),
+        };
         return { key: project.projectKey, value: JSON.stringify(event) };
       });
       await producer.send({ topic: env.TOPIC_EVENTS, messages });
@@ -215,12 +244,25 @@ async function main(): Promise<void> {
     const enginePort = await freePort();
     // From its compiled dist/, as production runs it (and as bench:store runs the store): under tsx its
     // start-up compiles the sources, which at a backlog of this size dominated the ratio to the bare baseline.
-    processes.push(await spawnService('rule-engine', { ...env, RULE_ENGINE_HTTP_PORT: String(enginePort), RULE_ENGINE_HTTP_HOST: '127.0.0.1' }, { compiled: true, nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] }));
+    processes.push(
+      await spawnService(
+        'rule-engine',
+        { ...env, RULE_ENGINE_HTTP_PORT: String(enginePort), RULE_ENGINE_HTTP_HOST: '127.0.0.1' },
+        { compiled: true, nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', profiles] : [] },
+      ),
+    );
     const engineUrl = `http://127.0.0.1:${enginePort}`;
-    const applied = async () => Number((await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND next_offset > 0', [env.RULE_ENGINE_GROUP_ID])).rows[0].n);
+    const applied = async () =>
+      Number(
+        (
+          await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND next_offset > 0', [
+            env.RULE_ENGINE_GROUP_ID,
+          ])
+        ).rows[0].n,
+      );
     // Also from its first commit on (the process start-up and group join left out), as the baseline's second figure.
     let firstCommit: { at: number; applied: number } | undefined;
-    for (let n = 0; (n = await applied()) < EVENTS; ) {
+    for (let n = 0; (n = await applied()) < EVENTS;) {
       if (firstCommit === undefined && n > 0) firstCommit = { at: performance.now(), applied: n };
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -232,13 +274,27 @@ async function main(): Promise<void> {
     while ((await relayed()) < changes) await new Promise((r) => setTimeout(r, 50));
     const relayedAfter = (performance.now() - engineStart) / 1000;
     // The like-for-like baseline: the same rows written, no evaluation (the engine is idle now).
-    const base = await stateWritingBaseline({ kafka, topic: env.TOPIC_EVENTS, events: EVENTS, databaseUrl: `${DATABASE_URL}_base`, engineDb: db, partitionsConcurrently: Number(env.RULE_ENGINE_PARTITIONS_CONCURRENTLY ?? 6), root });
+    const base = await stateWritingBaseline({
+      kafka,
+      topic: env.TOPIC_EVENTS,
+      events: EVENTS,
+      databaseUrl: `${DATABASE_URL}_base`,
+      engineDb: db,
+      partitionsConcurrently: Number(env.RULE_ENGINE_PARTITIONS_CONCURRENTLY ?? 6),
+      root,
+    });
     log(
       `backlog: engine ${Math.round(engineRate)} events/s (start-up included); ${changes} tile changes written, all on the tile-changes topic ${relayedAfter.toFixed(1)} s after the engine started (${Math.round(EVENTS / relayedAfter)} events/s with the relay)`,
     );
-    log(`  state-writing baseline (same state rows, history rows and offsets, one transaction per batch, no evaluation): ${Math.round(base.rate)} events/s (${base.stateRows} state rows, ${base.historyRows} history rows); engine ${(engineRate / base.rate).toFixed(2)} of it (target >= 0.5)`);
-    log(`    from each one's first commit on (start-up and group join left out): engine ${Math.round(engineWorkingRate)} events/s, baseline ${Math.round(base.workingRate)} events/s, ratio ${(engineWorkingRate / base.workingRate).toFixed(2)}`);
-    log(`  raw consumer (reads only): ${Math.round(rawRate)} events/s; engine ${(engineRate / rawRate).toFixed(2)} of it; engine ${Math.round(engineRate)} events/s (target >= 20000)`);
+    log(
+      `  state-writing baseline (same state rows, history rows and offsets, one transaction per batch, no evaluation): ${Math.round(base.rate)} events/s (${base.stateRows} state rows, ${base.historyRows} history rows); engine ${(engineRate / base.rate).toFixed(2)} of it (target >= 0.5)`,
+    );
+    log(
+      `    from each one's first commit on (start-up and group join left out): engine ${Math.round(engineWorkingRate)} events/s, baseline ${Math.round(base.workingRate)} events/s, ratio ${(engineWorkingRate / base.workingRate).toFixed(2)}`,
+    );
+    log(
+      `  raw consumer (reads only): ${Math.round(rawRate)} events/s; engine ${(engineRate / rawRate).toFixed(2)} of it; engine ${Math.round(engineRate)} events/s (target >= 20000)`,
+    );
 
     if (args.only === 'backlog') return;
     if (args.rate === 'auto') RATE = Math.max(1, Math.min(2000, Math.floor(engineRate / 2)));
@@ -262,7 +318,7 @@ async function main(): Promise<void> {
       `  tile writes (PUT /api/v1/tiles/:id, a rule change of a project under load, one a second): ${writes.length}, p50 ${pct(writes, 50).toFixed(1)} ms, p99 ${pct(writes, 99).toFixed(1)} ms; ` +
         `end-to-end p99 with them ${pct(changed.latencies, 99).toFixed(1)} ms against ${pct(plain1.latencies, 99).toFixed(1)} and ${pct(plain2.latencies, 99).toFixed(1)} ms without (the noise)`,
     );
-    log('  where the time goes (the engine\'s stage histograms over the three steady runs):');
+    log("  where the time goes (the engine's stage histograms over the three steady runs):");
     for (const line of stageLines(stagesBefore, stagesAfter)) log(line);
 
     interface SteadyResult {
@@ -294,9 +350,16 @@ async function main(): Promise<void> {
         for (let w = 0; withRuleChanges && writing; w++) {
           const tile = tileIds[w % tileIds.length]!;
           const project = projects.find((p) => p.projectKey === tile.project_key)!;
-          const rule = { filter: { type: 'error', source: `app0` }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 50 + (w % 2), critical: 200 } };
+          const rule = {
+            filter: { type: 'error', source: `app0` },
+            evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 50 + (w % 2), critical: 200 },
+          };
           const t0 = performance.now();
-          const res = await fetch(`${url}/api/v1/tiles/${tile.id}`, { method: 'PUT', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ rule }) });
+          const res = await fetch(`${url}/api/v1/tiles/${tile.id}`, {
+            method: 'PUT',
+            headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ rule }),
+          });
           await res.arrayBuffer();
           if (res.status !== 200) throw new Error(`tile write answered ${res.status}`);
           tileWrites.push(performance.now() - t0);
@@ -306,7 +369,16 @@ async function main(): Promise<void> {
       const started = performance.now();
       const steady = await driveIngest(url, RATE, SECONDS, (n) => {
         const project = projects[n % PROJECTS]!;
-        return { apiKey: project.apiKey, body: { project_key: project.projectKey, type: 'metric', name: `m${n % 10}`, timestamp: new Date().toISOString(), attributes: { value: changingValue(n) } } };
+        return {
+          apiKey: project.apiKey,
+          body: {
+            project_key: project.projectKey,
+            type: 'metric',
+            name: `m${n % 10}`,
+            timestamp: new Date().toISOString(),
+            attributes: { value: changingValue(n) },
+          },
+        };
       });
       writing = false;
       await writer;
@@ -341,7 +413,13 @@ async function main(): Promise<void> {
         while (performance.now() < hooksUntil) {
           const n = h++;
           const project = projects[n % PROJECTS]!;
-          const body = { project_key: project.projectKey, type: 'metric', name: `m${n % 10}`, timestamp: new Date().toISOString(), attributes: { value: changingValue(n) } };
+          const body = {
+            project_key: project.projectKey,
+            type: 'metric',
+            name: `m${n % 10}`,
+            timestamp: new Date().toISOString(),
+            attributes: { value: changingValue(n) },
+          };
           const t0 = performance.now();
           const res = await poster.post(`${url}/api/v1/webhooks`, { authorization: `Bearer ${project.apiKey}` }, body);
           hooks.push(performance.now() - t0);

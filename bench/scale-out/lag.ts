@@ -65,18 +65,22 @@ export class LagSampler {
       this.groupsAt = Date.now();
     }
     const groups = this.groups;
-    const perGroup = await Promise.all(this.watched.map(async (w) => {
-      const ends = new Map((await this.admin.fetchTopicOffsets(w.topic)).map((o) => [o.partition, Number(o.high)]));
-      const position = new Map<number, number>();
-      if (w.table !== undefined) {
-        const { rows } = await this.db.query<{ partition: number; next_offset: string }>(`SELECT partition, next_offset FROM ${w.table} WHERE topic = $1`, [w.topic]);
-        for (const r of rows) position.set(r.partition, Number(r.next_offset));
-      } else {
-        const [committed] = await this.admin.fetchOffsets({ groupId: w.groupId, topics: [w.topic] });
-        for (const p of committed?.partitions ?? []) if (Number(p.offset) >= 0) position.set(p.partition, Number(p.offset));
-      }
-      return { w, ends, position };
-    }));
+    const perGroup = await Promise.all(
+      this.watched.map(async (w) => {
+        const ends = new Map((await this.admin.fetchTopicOffsets(w.topic)).map((o) => [o.partition, Number(o.high)]));
+        const position = new Map<number, number>();
+        if (w.table !== undefined) {
+          const { rows } = await this.db.query<{ partition: number; next_offset: string }>(`SELECT partition, next_offset FROM ${w.table} WHERE topic = $1`, [
+            w.topic,
+          ]);
+          for (const r of rows) position.set(r.partition, Number(r.next_offset));
+        } else {
+          const [committed] = await this.admin.fetchOffsets({ groupId: w.groupId, topics: [w.topic] });
+          for (const p of committed?.partitions ?? []) if (Number(p.offset) >= 0) position.set(p.partition, Number(p.offset));
+        }
+        return { w, ends, position };
+      }),
+    );
     for (const { w, ends, position } of perGroup) {
       const group = groups.find((g) => g.groupId === w.groupId);
       for (const member of group?.members ?? []) {

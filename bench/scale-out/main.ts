@@ -69,7 +69,10 @@ const { values: args } = parseArgs({
 });
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line = '') => console.log(line);
-const load = () => `load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+const load = () =>
+  `load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
 const EVENTS = TOPICS.events.name;
 const WINDOW_MS = 5 * 60_000;
 const KINDS = ['threshold', 'window', 'status_map', 'up_down'] as const;
@@ -100,8 +103,13 @@ interface RunResult {
 
 const fmt = (values: number[]) => (values.length === 0 ? '- / -' : `${percentile(values, 50)} / ${percentile(values, 99)}`);
 
-async function runOnce(name: string, options: { partitions?: number; instances: Partial<Record<Service, number>>; skip?: ReadonlySet<string> }): Promise<RunResult> {
-  log(`\n=== run ${name}: ${JSON.stringify(options.instances)}, events topic ${options.partitions ?? `as the services create it (${TOPICS.events.partitions})`} partitions (${load()})`);
+async function runOnce(
+  name: string,
+  options: { partitions?: number; instances: Partial<Record<Service, number>>; skip?: ReadonlySet<string> },
+): Promise<RunResult> {
+  log(
+    `\n=== run ${name}: ${JSON.stringify(options.instances)}, events topic ${options.partitions ?? `as the services create it (${TOPICS.events.partitions})`} partitions (${load()})`,
+  );
   let stack: Stack | undefined;
   const infra: Infra = await startInfra(root, postgresSettingsOf(root));
   // The services first: they drain through the broker and Postgres (stopped together, every service
@@ -129,7 +137,9 @@ async function runOnce(name: string, options: { partitions?: number; instances: 
     const projects = await provision(stack.gateway, stack.adminToken, Number(args.projects), observer.receiverUrl);
     await observer.start(kafka, infra.databaseUrl, stack.broadcast, projects);
     const partitions = (await admin.fetchTopicOffsets(EVENTS)).length;
-    log(`stack up: ${Object.keys(stack.instancePids()).join(', ')}; ${projects.length} projects x ${TILES_PER_PROJECT} tiles (${projects[0]!.projectKey} is the hot one), ${partitions} event partitions (${load()})`);
+    log(
+      `stack up: ${Object.keys(stack.instancePids()).join(', ')}; ${projects.length} projects x ${TILES_PER_PROJECT} tiles (${projects[0]!.projectKey} is the hot one), ${partitions} event partitions (${load()})`,
+    );
 
     const drained = async () => {
       const high = new Map((await admin.fetchTopicOffsets(EVENTS)).map((o) => [o.partition, Number(o.high)]));
@@ -171,7 +181,16 @@ async function runOnce(name: string, options: { partitions?: number; instances: 
       const cores = Object.fromEntries(Object.entries(pids).map(([label, pid]) => [label, (treeCpuSeconds(pid) - before[label]!) / windowSeconds]));
       // Late tile changes still count (the observer reads them with up to 250 ms of wait).
       await new Promise((r) => setTimeout(r, 1500));
-      const figures: PhaseFigures = { phase, load: load(), others: [], hot: [], othersServer: [], hotServer: [], notAccepted: Object.fromEntries(driven.other), cores };
+      const figures: PhaseFigures = {
+        phase,
+        load: load(),
+        others: [],
+        hot: [],
+        othersServer: [],
+        hotServer: [],
+        notAccepted: Object.fromEntries(driven.other),
+        cores,
+      };
       for (const [id, [answered, p]] of driven.answered) {
         const changed = observer.arrivals.change.get(id);
         if (changed === undefined) continue;
@@ -181,7 +200,15 @@ async function runOnce(name: string, options: { partitions?: number; instances: 
       }
       phases.push(figures);
       const hotPartition = [...driven.answered].find(([, [, p]]) => p === 0)?.[0];
-      reportPhase(name, figures, driven, samples, sendEnded, drainedAfter, hotPartition === undefined ? undefined : observer.arrivals.position.get(hotPartition)?.[0]);
+      reportPhase(
+        name,
+        figures,
+        driven,
+        samples,
+        sendEnded,
+        drainedAfter,
+        hotPartition === undefined ? undefined : observer.arrivals.position.get(hotPartition)?.[0],
+      );
     }
     driver.close();
     await new Promise((r) => setTimeout(r, 1000));
@@ -206,13 +233,31 @@ async function runOnce(name: string, options: { partitions?: number; instances: 
   }
 }
 
-function reportPhase(run: string, f: PhaseFigures, driven: Driven, samples: Sample[], sendEnded: number, drainedAfter: number, hotPartition: number | undefined): void {
-  log(`\n[${run}] phase ${f.phase}: others ${HALF}/s${f.phase === 'hot' ? ` + hot project ${HALF}/s (partition ${hotPartition ?? '?'})` : ''} for ${SECONDS} s, ${driven.events} accepted${Object.keys(f.notAccepted).length > 0 ? `, not accepted ${JSON.stringify(f.notAccepted)}` : ''}; drained ${(drainedAfter / 1000).toFixed(1)} s after the last send (${f.load})`);
-  log(`  201 -> tile change on Kafka, ms p50 / p99: other projects ${fmt(f.others)} (${f.others.length} changes)${f.phase === 'hot' ? `; hot project ${fmt(f.hot)} (${f.hot.length})` : ''}`);
-  log(`  event on Kafka -> tile change on Kafka (record create times), ms p50 / p99: other projects ${fmt(f.othersServer)}${f.phase === 'hot' ? `; hot project ${fmt(f.hotServer)}` : ''}`);
+function reportPhase(
+  run: string,
+  f: PhaseFigures,
+  driven: Driven,
+  samples: Sample[],
+  sendEnded: number,
+  drainedAfter: number,
+  hotPartition: number | undefined,
+): void {
+  log(
+    `\n[${run}] phase ${f.phase}: others ${HALF}/s${f.phase === 'hot' ? ` + hot project ${HALF}/s (partition ${hotPartition ?? '?'})` : ''} for ${SECONDS} s, ${driven.events} accepted${Object.keys(f.notAccepted).length > 0 ? `, not accepted ${JSON.stringify(f.notAccepted)}` : ''}; drained ${(drainedAfter / 1000).toFixed(1)} s after the last send (${f.load})`,
+  );
+  log(
+    `  201 -> tile change on Kafka, ms p50 / p99: other projects ${fmt(f.others)} (${f.others.length} changes)${f.phase === 'hot' ? `; hot project ${fmt(f.hot)} (${f.hot.length})` : ''}`,
+  );
+  log(
+    `  event on Kafka -> tile change on Kafka (record create times), ms p50 / p99: other projects ${fmt(f.othersServer)}${f.phase === 'hot' ? `; hot project ${fmt(f.hotServer)}` : ''}`,
+  );
   const instances = [...new Set(samples.flatMap(([, m]) => [...m.keys()]))].sort();
-  log(`  lag per instance (messages behind; ${samples.length} samples over ${((samples[samples.length - 1]?.[0] ?? 0) / 1000).toFixed(0)} s, one a second or as fast as a reading goes; max per third of the sending window):`);
-  log(`    ${'instance'.padEnd(16)}${'first'.padStart(7)}${'last'.padStart(7)}${'max'.padStart(7)}${'max 1st/2nd/3rd third'.padStart(24)}${'after drain'.padStart(13)}`);
+  log(
+    `  lag per instance (messages behind; ${samples.length} samples over ${((samples[samples.length - 1]?.[0] ?? 0) / 1000).toFixed(0)} s, one a second or as fast as a reading goes; max per third of the sending window):`,
+  );
+  log(
+    `    ${'instance'.padEnd(16)}${'first'.padStart(7)}${'last'.padStart(7)}${'max'.padStart(7)}${'max 1st/2nd/3rd third'.padStart(24)}${'after drain'.padStart(13)}`,
+  );
   const third = sendEnded / 3;
   for (const instance of instances) {
     const series = samples.filter(([, m]) => m.has(instance)).map(([t, m]) => [t, m.get(instance)!] as const);
@@ -223,13 +268,19 @@ function reportPhase(run: string, f: PhaseFigures, driven: Driven, samples: Samp
       `    ${instance.padEnd(16)}${String(series[0]?.[1] ?? '-').padStart(7)}${String(sending[sending.length - 1]?.[1] ?? '-').padStart(7)}${String(Math.max(0, ...series.map(([, v]) => v))).padStart(7)}${thirds.join(' / ').padStart(24)}${String(series[series.length - 1]?.[1] ?? '-').padStart(13)}`,
     );
   }
-  log(`  CPU cores per instance over the phase: ${Object.entries(f.cores).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  log(
+    `  CPU cores per instance over the phase: ${Object.entries(f.cores)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(', ')}`,
+  );
 }
 
 function compareTiles(scaled: RunResult, single: RunResult): void {
   log(`\n=== final tile states: ${scaled.name} against ${single.name}`);
   const sameEvents = scaled.sent.length === single.sent.length && scaled.sent.every((n, i) => n === single.sent[i]);
-  log(`  event sequence per project: ${sameEvents ? 'identical in both runs' : 'DIFFERS (the comparison below is not like for like)'} (${scaled.sent.reduce((a, b) => a + b, 0)} events); ${scaled.refused.size} not accepted by ${scaled.name} (left out of ${single.name}), ${single.refused.size} not accepted by ${single.name}${single.refused.size > 0 ? ' (NOT like for like: those are in the scaled run only)' : ''}`);
+  log(
+    `  event sequence per project: ${sameEvents ? 'identical in both runs' : 'DIFFERS (the comparison below is not like for like)'} (${scaled.sent.reduce((a, b) => a + b, 0)} events); ${scaled.refused.size} not accepted by ${scaled.name} (left out of ${single.name}), ${single.refused.size} not accepted by ${single.name}${single.refused.size > 0 ? ' (NOT like for like: those are in the scaled run only)' : ''}`,
+  );
   const windows = scaled.windowsComparable && single.windowsComparable;
   const byKind = new Map<string, { equal: number; total: number; differing: string[] }>();
   for (const [key, a] of scaled.tiles) {
@@ -243,15 +294,22 @@ function compareTiles(scaled: RunResult, single: RunResult): void {
     else entry.differing.push(`${key}: ${a.status} ${a.value} vs ${b?.status} ${b?.value}`);
     byKind.set(kind, entry);
   }
-  for (const [kind, e] of byKind) log(`  ${kind.padEnd(11)} ${e.equal} / ${e.total} tiles equal (status and value)${e.differing.length > 0 ? `; differing: ${e.differing.slice(0, 5).join('; ')}` : ''}`);
+  for (const [kind, e] of byKind)
+    log(
+      `  ${kind.padEnd(11)} ${e.equal} / ${e.total} tiles equal (status and value)${e.differing.length > 0 ? `; differing: ${e.differing.slice(0, 5).join('; ')}` : ''}`,
+    );
   if (!windows) log(`  window tiles not compared: a run read its tiles 5 minutes or more after its first event's stamp (events had left the window)`);
   const statuses = (r: RunResult) => [...r.tiles.values()].reduce<Record<string, number>>((acc, t) => ({ ...acc, [t.status]: (acc[t.status] ?? 0) + 1 }), {});
   log(`  statuses: ${scaled.name} ${JSON.stringify(statuses(scaled))}, ${single.name} ${JSON.stringify(statuses(single))}`);
 }
 
 async function main(): Promise<void> {
-  const instances = Object.fromEntries(args.instances.split(',').map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])])) as Partial<Record<Service, number>>;
-  log(`bench:scale-out: ${args.projects} projects, others ${HALF} events/s, hot project ${HALF} events/s in phase hot; ${SECONDS} s per phase, warm-up ${args.warmup} s (${load()})`);
+  const instances = Object.fromEntries(args.instances.split(',').map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])])) as Partial<
+    Record<Service, number>
+  >;
+  log(
+    `bench:scale-out: ${args.projects} projects, others ${HALF} events/s, hot project ${HALF} events/s in phase hot; ${SECONDS} s per phase, warm-up ${args.warmup} s (${load()})`,
+  );
   const scaled = await runOnce('scaled', { partitions: Number(args.partitions), instances });
   // The single run leaves out what the scaled run did not accept (a 503 under load), so both hold the same events.
   const single = args['no-single'] ? undefined : await runOnce('single', { instances: {}, skip: scaled.refused });
@@ -267,7 +325,9 @@ async function main(): Promise<void> {
       const [even, hot] = [pooled('even'), pooled('hot')].map((ps) => ({ values: ps.flatMap(pick), loads: ps.map((p) => p.load).join('; ') }));
       if (even!.values.length === 0 || hot!.values.length === 0) continue;
       const ratio = percentile(hot!.values, 99) / percentile(even!.values, 99);
-      log(`  ${r.name}: other projects' ${what} -> tile change p50 / p99 ${fmt(even!.values)} ms without the hot project (${even!.loads}), ${fmt(hot!.values)} ms with it (${hot!.loads}): p99 ratio ${ratio.toFixed(2)} (target <= 2)`);
+      log(
+        `  ${r.name}: other projects' ${what} -> tile change p50 / p99 ${fmt(even!.values)} ms without the hot project (${even!.loads}), ${fmt(hot!.values)} ms with it (${hot!.loads}): p99 ratio ${ratio.toFixed(2)} (target <= 2)`,
+      );
     }
   }
   if (single) compareTiles(scaled, single);

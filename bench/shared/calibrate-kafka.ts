@@ -40,7 +40,9 @@ let sent = 0;
 while (sent < total) {
   const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * RATE));
   for (; sent < due; sent++) {
-    const p = producer.send({ topic, acks: -1, messages: [{ key: `k${sent % 100}`, value: JSON.stringify({ n: sent, at: Date.now(), pad: 'x'.repeat(200) }) }] }).finally(() => inFlight.delete(p));
+    const p = producer
+      .send({ topic, acks: -1, messages: [{ key: `k${sent % 100}`, value: JSON.stringify({ n: sent, at: Date.now(), pad: 'x'.repeat(200) }) }] })
+      .finally(() => inFlight.delete(p));
     inFlight.add(p);
   }
   await new Promise((r) => setTimeout(r, 2));

@@ -37,7 +37,7 @@ export async function calibrateFastify(rate = 1000, seconds = 5): Promise<number
     const total = rate * seconds;
     const started = Date.now();
     const inFlight = new Set<Promise<unknown>>();
-    for (let sent = 0; sent < total; ) {
+    for (let sent = 0; sent < total;) {
       const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
       for (; sent < due; sent++) {
         const p = poster.post(`${address}/ingest`, {}, body).finally(() => inFlight.delete(p));
@@ -57,8 +57,17 @@ export async function calibrateFastify(rate = 1000, seconds = 5): Promise<number
   return (used / n) * 1e6;
 }
 
-export async function calibrateKafka(brokers: string, brokerPid?: () => number | undefined, rate = 1000, seconds = 5): Promise<{ client: number; broker: number }> {
-  const child = spawn(process.execPath, ['-C', '@pulseboard/source', '--import', 'tsx', 'bench/shared/calibrate-kafka.ts'], { cwd: root, env: { ...process.env, BROKERS: brokers, RATE: String(rate), SECONDS: String(seconds) }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function calibrateKafka(
+  brokers: string,
+  brokerPid?: () => number | undefined,
+  rate = 1000,
+  seconds = 5,
+): Promise<{ client: number; broker: number }> {
+  const child = spawn(process.execPath, ['-C', '@pulseboard/source', '--import', 'tsx', 'bench/shared/calibrate-kafka.ts'], {
+    cwd: root,
+    env: { ...process.env, BROKERS: brokers, RATE: String(rate), SECONDS: String(seconds) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const brokerCpu = () => {
     const pid = brokerPid?.();
     return pid === undefined ? NaN : treeCpuSeconds(pid);

@@ -18,7 +18,14 @@ export class JsonPoster {
     const target = new URL(url);
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname + target.search, method: 'POST', agent: this.agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method: 'POST',
+          agent: this.agent,
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

@@ -17,7 +17,10 @@ export interface IngestRun {
 
 /** Figures from a run whose input was partly refused would mislead: stop and say why. */
 export function assertAllAccepted(run: IngestRun): void {
-  if (run.failed > 0) throw new Error(`/ingest refused ${run.failed} events (${[...run.failures].map(([why, n]) => `${why}: ${n}`).join(', ')}): the figures would not mean what they say`);
+  if (run.failed > 0)
+    throw new Error(
+      `/ingest refused ${run.failed} events (${[...run.failures].map(([why, n]) => `${why}: ${n}`).join(', ')}): the figures would not mean what they say`,
+    );
 }
 
 export async function driveIngest(gateway: string, rate: number, seconds: number, event: (n: number) => { apiKey: string; body: unknown }): Promise<IngestRun> {

@@ -73,13 +73,15 @@ export function treeCpuSeconds(root: number, prune?: ReadonlySet<number>): numbe
  */
 export async function treesPssBytes(roots: Record<string, number>): Promise<Record<string, number>> {
   const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  const parents = await Promise.all(pids.map(async (pid) => {
-    try {
-      return Number((await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[1]);
-    } catch {
-      return -1;
-    }
-  }));
+  const parents = await Promise.all(
+    pids.map(async (pid) => {
+      try {
+        return Number((await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[1]);
+      } catch {
+        return -1;
+      }
+    }),
+  );
   const children = new Map<number, number[]>();
   pids.forEach((pid, i) => children.set(parents[i]!, [...(children.get(parents[i]!) ?? []), Number(pid)]));
   const prune = new Set(Object.values(roots));
@@ -92,16 +94,18 @@ export async function treesPssBytes(roots: Record<string, number>): Promise<Reco
     }
   };
   const out: Record<string, number> = {};
-  await Promise.all(Object.entries(roots).map(async ([name, root]) => {
-    const tree: number[] = [];
-    const queue = [root];
-    while (queue.length > 0) {
-      const pid = queue.shift()!;
-      tree.push(pid);
-      queue.push(...(children.get(pid) ?? []).filter((child) => !prune.has(child)));
-    }
-    out[name] = (await Promise.all(tree.map(pss))).reduce((a, b) => a + b, 0);
-  }));
+  await Promise.all(
+    Object.entries(roots).map(async ([name, root]) => {
+      const tree: number[] = [];
+      const queue = [root];
+      while (queue.length > 0) {
+        const pid = queue.shift()!;
+        tree.push(pid);
+        queue.push(...(children.get(pid) ?? []).filter((child) => !prune.has(child)));
+      }
+      out[name] = (await Promise.all(tree.map(pss))).reduce((a, b) => a + b, 0);
+    }),
+  );
   return out;
 }
 

@@ -32,7 +32,11 @@ function rssMb(pid: number): number {
 /** Spawns, waits for the started event, reads the memory, stops it. */
 async function startOnce(service: string, argv: string[]): Promise<Start> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...serviceTestEnv(), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv, {
+    cwd: root,
+    env: { ...process.env, ...serviceTestEnv(), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const event = `"event":"${service.replaceAll('-', '_')}_started"`;
   const out: string[] = [];
   const ms = await new Promise<number>((resolve, reject) => {
@@ -68,7 +72,12 @@ async function main(): Promise<void> {
       tsx.push(await startOnce(service, [...SOURCE_NODE_ARGS, `services/${service}/src/main.ts`]));
       compiled.push(await startOnce(service, [`services/${service}/dist/main.js`]));
     }
-    const cell = (xs: Start[]) => `${median(xs.map((x) => x.ms)).toFixed(0).padStart(6)} ms ${median(xs.map((x) => x.rssMb)).toFixed(0).padStart(5)} MiB`;
+    const cell = (xs: Start[]) =>
+      `${median(xs.map((x) => x.ms))
+        .toFixed(0)
+        .padStart(6)} ms ${median(xs.map((x) => x.rssMb))
+        .toFixed(0)
+        .padStart(5)} MiB`;
     const ratio = (pick: (s: Start) => number) => (median(compiled.map(pick)) / median(tsx.map(pick))).toFixed(2);
     console.log(`  ${service.padEnd(14)} ${cell(tsx).padStart(22)} ${cell(compiled).padStart(22)}   ${ratio((s) => s.ms)} / ${ratio((s) => s.rssMb)}`);
   }

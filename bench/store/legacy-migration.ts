@@ -71,7 +71,10 @@ async function main(): Promise<void> {
         const writer = (async () => {
           for (let id = EVENTS + 1; writing; id++) {
             const t = performance.now();
-            await pool.query(`INSERT INTO events (id, project_key, type, name, occurred_at, received_at) VALUES ($1, 'p1', 'metric', 'cpu_usage', now(), now())`, [id]);
+            await pool.query(
+              `INSERT INTO events (id, project_key, type, name, occurred_at, received_at) VALUES ($1, 'p1', 'metric', 'cpu_usage', now(), now())`,
+              [id],
+            );
             slowest = Math.max(slowest, performance.now() - t);
             written++;
           }
@@ -86,7 +89,9 @@ async function main(): Promise<void> {
       }
       const seconds = await migrate();
       const rows = (await pool.query('SELECT count(*)::int AS n FROM events')).rows[0].n;
-      console.log(`  migration ${prepared ? 'after the preparation' : 'alone'}: ${seconds.toFixed(2)} s holding the table; ${rows} events readable through the partitioned table`);
+      console.log(
+        `  migration ${prepared ? 'after the preparation' : 'alone'}: ${seconds.toFixed(2)} s holding the table; ${rows} events readable through the partitioned table`,
+      );
     } finally {
       await pool.end();
     }

@@ -29,7 +29,15 @@ import { BatchingProducer, createKafka, ensureTopics } from '../../packages/kafk
 import { eventsTopicSpec, type IngestedEvent } from '../../packages/contracts/src/index.ts';
 import { copy, EVENTS_COPY, LABELS_COPY, eventDays, renderBatch } from '../../services/store/src/event-writer.ts';
 import { calibrate, calibrationLine } from '../shared/calibration.ts';
-import { serviceTestEnv, spawnService, SOURCE_NODE_ARGS, testKafka, type ServiceProcess, TEST_KAFKA_BROKERS, localDatabaseUrl } from '../../packages/test-kit/src/index.ts';
+import {
+  serviceTestEnv,
+  spawnService,
+  SOURCE_NODE_ARGS,
+  testKafka,
+  type ServiceProcess,
+  TEST_KAFKA_BROKERS,
+  localDatabaseUrl,
+} from '../../packages/test-kit/src/index.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -62,7 +70,14 @@ function event(n: number, now: number): IngestedEvent {
     name: ['cpu_usage', 'http_check', 'exception', 'deploy_finished', 'dns_change'][n % 5],
     timestamp: new Date(now - (n % (7 * 1440)) * 60_000 - (n % 997)).toISOString(),
     received_at: new Date(now).toISOString(),
-    attributes: { value: (n * 7) % 100, unit: 'percent', host: `web-${n % 40}`, region: n % 3 === 0 ? 'eu-west-1' : 'us-east-1', tags: ['a', `b${n % 7}`], detail: { code: n % 600, retry: n % 4 === 0 } },
+    attributes: {
+      value: (n * 7) % 100,
+      unit: 'percent',
+      host: `web-${n % 40}`,
+      region: n % 3 === 0 ? 'eu-west-1' : 'us-east-1',
+      tags: ['a', `b${n % 7}`],
+      detail: { code: n % 600, retry: n % 4 === 0 },
+    },
   };
   if (n % 3 !== 0) e.severity = ['info', 'warn', 'error', 'critical'][n % 4];
   if (n % 2 === 0) e.source = `host-${n % 50}`;
@@ -115,7 +130,12 @@ async function rawCopy(pool: pg.Pool, rendered: { events: string; labels: string
 const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** N compiled store instances of a new group drain the topic; rows/s from the first start to the last offset stored. */
-async function drain(instances: number, topic: string, pool: pg.Pool, total: number): Promise<{ rate: number; workingRate: number; lag: number; memory: string }> {
+async function drain(
+  instances: number,
+  topic: string,
+  pool: pg.Pool,
+  total: number,
+): Promise<{ rate: number; workingRate: number; lag: number; memory: string }> {
   await pool.query('TRUNCATE events, event_labels, project_daily_events, project_monthly_usage, store_offsets');
   await pool.query('CHECKPOINT');
   const group = `bench-store-${randomUUID().slice(0, 8)}`;
@@ -124,8 +144,15 @@ async function drain(instances: number, topic: string, pool: pg.Pool, total: num
   const peak: number[] = [];
   const started = performance.now();
   try {
-    stores.push(...(await Promise.all(Array.from({ length: instances }, () => spawnService('store', env, { compiled: true, nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILES] : [] })))));
-    const stored = async () => Number((await pool.query('SELECT coalesce(sum(next_offset), 0) AS n FROM store_offsets WHERE group_id = $1 AND next_offset > 0', [group])).rows[0].n);
+    stores.push(
+      ...(await Promise.all(
+        Array.from({ length: instances }, () =>
+          spawnService('store', env, { compiled: true, nodeArgs: args.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILES] : [] }),
+        ),
+      )),
+    );
+    const stored = async () =>
+      Number((await pool.query('SELECT coalesce(sum(next_offset), 0) AS n FROM store_offsets WHERE group_id = $1 AND next_offset > 0', [group])).rows[0].n);
     const deadline = Date.now() + 600_000;
     let done = 0;
     // Also from the first commit on: the process start-up and group join left out.
@@ -138,7 +165,12 @@ async function drain(instances: number, topic: string, pool: pg.Pool, total: num
     const rate = done / ((performance.now() - started) / 1000);
     const workingRate = firstCommit === undefined ? rate : (done - firstCommit.done) / ((performance.now() - firstCommit.at) / 1000);
     const end = stores.map((s) => rssMb(s.child.pid!));
-    return { rate, workingRate, lag: total - done, memory: stores.map((_, i) => `${peak[i]!.toFixed(0)} MiB peak, ${end[i]!.toFixed(0)} MiB at the end`).join('; ') };
+    return {
+      rate,
+      workingRate,
+      lag: total - done,
+      memory: stores.map((_, i) => `${peak[i]!.toFixed(0)} MiB peak, ${end[i]!.toFixed(0)} MiB at the end`).join('; '),
+    };
   } finally {
     await Promise.all(stores.map((s) => s.kill('SIGTERM')));
   }
@@ -146,7 +178,11 @@ async function drain(instances: number, topic: string, pool: pg.Pool, total: num
 
 /** The gateway's webhook-batch acceptance in this run (bench:ingest --only batch). */
 function gatewayBatchRate(): number {
-  const out = execFileSync(process.execPath, [...SOURCE_NODE_ARGS, 'bench/ingest/main.ts', '--only', 'batch', '--duration', '10', '--warmup', '3'], { cwd: root, encoding: 'utf8', env: { ...process.env, KAFKA_BROKERS } });
+  const out = execFileSync(process.execPath, [...SOURCE_NODE_ARGS, 'bench/ingest/main.ts', '--only', 'batch', '--duration', '10', '--warmup', '3'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, KAFKA_BROKERS },
+  });
   const match = /= ([\d.]+) events\/s/.exec(out);
   if (match === null) throw new Error(`bench:ingest printed no rate:\n${out}`);
   return Number(match[1]);
@@ -162,7 +198,9 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ connectionString: BASE, max: 4 });
   let copyPool = new pg.Pool({ connectionString: COPY_URL, max: 2 });
   const now = Date.now();
-  log(`bench:store: ${EVENTS} events, 100 projects (one holds half), 7 days of times; node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  log(
+    `bench:store: ${EVENTS} events, 100 projects (one holds half), 7 days of times; node ${process.version}, ${(await import('node:os')).cpus().length} cores`,
+  );
 
   // The backlog: the gateway's message format, keyed by project, on a topic of its own.
   const topic = `bench.store.${randomUUID().slice(0, 8)}`;
@@ -179,7 +217,15 @@ async function main(): Promise<void> {
     const values = events.map((e) => JSON.stringify(e));
     bytes += values.reduce((s, v) => s + v.length, 0);
     for (let i = 0; i < events.length; i += 5000) {
-      await Promise.all(events.slice(i, i + 5000).map((e, k) => producer.send(topic, { key: e.project_key, value: values[i + k]!, headers: { 'content-type': 'application/json', 'pb-schema': 'ingested-event/1' } })));
+      await Promise.all(
+        events.slice(i, i + 5000).map((e, k) =>
+          producer.send(topic, {
+            key: e.project_key,
+            value: values[i + k]!,
+            headers: { 'content-type': 'application/json', 'pb-schema': 'ingested-event/1' },
+          }),
+        ),
+      );
     }
     const r = renderBatch(events);
     rendered.push({ events: r.events, labels: r.labels });
@@ -187,7 +233,9 @@ async function main(): Promise<void> {
   }
   await producer.stop();
   const labelRows = rendered.reduce((s, r) => s + r.labels.split('\n').length - 1, 0);
-  log(`  backlog produced in ${((performance.now() - t) / 1000).toFixed(1)} s: ${EVENTS} messages, ${(bytes / EVENTS).toFixed(0)} bytes each on average, ${labelRows} label rows`);
+  log(
+    `  backlog produced in ${((performance.now() - t) / 1000).toFixed(1)} s: ${EVENTS} messages, ${(bytes / EVENTS).toFixed(0)} bytes each on average, ${labelRows} label rows`,
+  );
   const offsets = await (async () => {
     const admin = testKafka(KAFKA_BROKERS).admin();
     await admin.connect();
@@ -234,8 +282,12 @@ async function main(): Promise<void> {
   if (calibration !== undefined) log(`  ${calibrationLine(calibration)}`);
   log(`  raw COPY of the same rows, same schema (baseline)   ${baseline.toFixed(0).padStart(8)} rows/s`);
   for (const d of drains) {
-    log(`  store, ${d.instances} instance(s)                                 ${d.rate.toFixed(0).padStart(8)} rows/s   ${(d.rate / baseline).toFixed(2)} of raw COPY (target >= 0.70)   lag at the end ${d.lag}`);
-    log(`    from its first commit on (start-up and group join left out)    ${d.workingRate.toFixed(0).padStart(8)} rows/s   ${(d.workingRate / baseline).toFixed(2)} of raw COPY`);
+    log(
+      `  store, ${d.instances} instance(s)                                 ${d.rate.toFixed(0).padStart(8)} rows/s   ${(d.rate / baseline).toFixed(2)} of raw COPY (target >= 0.70)   lag at the end ${d.lag}`,
+    );
+    log(
+      `    from its first commit on (start-up and group join left out)    ${d.workingRate.toFixed(0).padStart(8)} rows/s   ${(d.workingRate / baseline).toFixed(2)} of raw COPY`,
+    );
   }
   if (drains.length > 1) log(`  2 instances : 1 instance = ${(drains[1]!.rate / drains[0]!.rate).toFixed(2)}`);
   if (!Number.isNaN(gateway)) {

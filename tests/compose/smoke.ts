@@ -20,11 +20,19 @@ const step = (what: string) => console.log(`smoke: ${what}`);
 async function main(): Promise<void> {
   const project = await provisionProject(gateway, adminToken);
   step(`project ${project.projectKey} provisioned through the admin API`);
-  const hook = await request(`${gateway}/api/v1/notifications`, { token: project.userToken, body: { name: 'smoke', type: 'webhook', config: { url: 'http://receiver:8099/hook' } } });
+  const hook = await request(`${gateway}/api/v1/notifications`, {
+    token: project.userToken,
+    body: { name: 'smoke', type: 'webhook', config: { url: 'http://receiver:8099/hook' } },
+  });
   assert.equal(hook.status, 201, JSON.stringify(hook.body));
   const tile = await request(`${gateway}/api/v1/tiles`, {
     token: project.apiKey,
-    body: { name: 'web', kind: 'uptime', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' } }, notification_service_ids: [hook.body.data.id] },
+    body: {
+      name: 'web',
+      kind: 'uptime',
+      rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' } },
+      notification_service_ids: [hook.body.data.id],
+    },
   });
   assert.equal(tile.status, 201, JSON.stringify(tile.body));
   const tileId = tile.body.data.id as number;
@@ -36,14 +44,23 @@ async function main(): Promise<void> {
   // The rule engine reads tile changes within its poll interval (500 ms by default).
   await new Promise((r) => setTimeout(r, 1500));
 
-  const res = await request(`${gateway}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'uptime', name: 'http_check', attributes: { is_up: false } }) });
+  const res = await request(`${gateway}/ingest`, {
+    token: project.apiKey,
+    body: envelope(project.projectKey, { type: 'uptime', name: 'http_check', attributes: { is_up: false } }),
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   const eventId = res.body.event_id as number;
   step(`event ${eventId} accepted (201)`);
 
-  await waitFor(async () => (await request(`${gateway}/api/v1/events/${eventId}`, { token: project.apiKey })).status === 200, { what: 'the event to be readable', timeoutMs: 30_000 });
+  await waitFor(async () => (await request(`${gateway}/api/v1/events/${eventId}`, { token: project.apiKey })).status === 200, {
+    what: 'the event to be readable',
+    timeoutMs: 30_000,
+  });
   step('stored and readable through GET /api/v1/events/:id');
-  await waitFor(async () => (await request(`${gateway}/api/v1/tiles/${tileId}/state`, { token: project.apiKey })).body.data?.status === 'critical', { what: 'the tile to turn critical', timeoutMs: 30_000 });
+  await waitFor(async () => (await request(`${gateway}/api/v1/tiles/${tileId}/state`, { token: project.apiKey })).body.data?.status === 'critical', {
+    what: 'the tile to turn critical',
+    timeoutMs: 30_000,
+  });
   step('tile state critical (GET /api/v1/tiles/:id/state)');
   const change = await socket.next((m) => m.type === 'change' && m.change.tile_id === tileId, { timeoutMs: 30_000 });
   assert.equal(change.change.event_id, eventId);
@@ -59,7 +76,10 @@ async function main(): Promise<void> {
     },
     { what: 'the webhook notification at the receiver', timeoutMs: 30_000 },
   );
-  const payload = new Webhook(hook.body.data.config.secret).verify(delivered!.body, delivered!.headers) as { type: string; data: { tile_id: number; status: string } };
+  const payload = new Webhook(hook.body.data.config.secret).verify(delivered!.body, delivered!.headers) as {
+    type: string;
+    data: { tile_id: number; status: string };
+  };
   assert.equal(payload.type, 'tile.status_changed');
   assert.equal(payload.data.tile_id, tileId);
   assert.equal(payload.data.status, 'critical');

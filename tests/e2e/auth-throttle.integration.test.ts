@@ -94,7 +94,16 @@ describe('failed authentications through broadcast: the socket and the pass-thro
   }, 60_000);
 
   it('the pass-through forwards only the dashboard’s routes: climbing paths, /admin, /metrics, /readyz, /docs are 404 in the documented shape', async () => {
-    for (const path of ['/api/v1/../../metrics', '/api/v1/%2e%2e/%2e%2e/metrics', '/api/v1/%2E%2E/%2E%2E/readyz', '/api/v1/tiles/..%2f..%2f..%2fdocs', '/api/v1//tiles', '/api/v1/admin/accounts', '/api/v1/openapi.json', '/api/v1/../../docs']) {
+    for (const path of [
+      '/api/v1/../../metrics',
+      '/api/v1/%2e%2e/%2e%2e/metrics',
+      '/api/v1/%2E%2E/%2E%2E/readyz',
+      '/api/v1/tiles/..%2f..%2f..%2fdocs',
+      '/api/v1//tiles',
+      '/api/v1/admin/accounts',
+      '/api/v1/openapi.json',
+      '/api/v1/../../docs',
+    ]) {
       const answer = await requestFrom('127.0.0.1', `${broadcast}${path}`, { token: project.userToken });
       expect(answer.status, path).toBe(404);
       expect(answer.body, path).toEqual({ error: { code: 'not_found', message: expect.any(String) } });

@@ -53,16 +53,32 @@ describe('broadcast: tile definitions and the live event tail (issues 23 and 28)
       return { res, message };
     };
 
-    const created = await timed('added', () => request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'CPU', kind: 'metric', rule: RULE } }), (m) => m.type === 'tile_added');
+    const created = await timed(
+      'added',
+      () => request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'CPU', kind: 'metric', rule: RULE } }),
+      (m) => m.type === 'tile_added',
+    );
     const id = created.res.body.data.id as number;
-    expect(created.message).toMatchObject({ v: 1, project: project.projectKey, tile: { tile_id: id, tile_name: 'CPU', kind: 'metric', position: 0, rule: RULE, settings: {} } });
+    expect(created.message).toMatchObject({
+      v: 1,
+      project: project.projectKey,
+      tile: { tile_id: id, tile_name: 'CPU', kind: 'metric', position: 0, rule: RULE, settings: {} },
+    });
     expect(created.message.revision).toBeGreaterThan(1);
 
-    const renamed = await timed('updated', () => request(`${pipeline.url}/api/v1/tiles/${id}`, { method: 'PUT', token: project.apiKey, body: { name: 'CPU load' } }), (m) => m.type === 'tile_updated');
+    const renamed = await timed(
+      'updated',
+      () => request(`${pipeline.url}/api/v1/tiles/${id}`, { method: 'PUT', token: project.apiKey, body: { name: 'CPU load' } }),
+      (m) => m.type === 'tile_updated',
+    );
     expect(renamed.message).toMatchObject({ v: 1, project: project.projectKey, changed: ['name'], tile: { tile_id: id, tile_name: 'CPU load', rule: RULE } });
     expect(renamed.message.revision).toBeGreaterThan(created.message.revision);
 
-    const deleted = await timed('removed', () => request(`${pipeline.url}/api/v1/tiles/${id}`, { method: 'DELETE', token: project.apiKey }), (m) => m.type === 'tile_removed');
+    const deleted = await timed(
+      'removed',
+      () => request(`${pipeline.url}/api/v1/tiles/${id}`, { method: 'DELETE', token: project.apiKey }),
+      (m) => m.type === 'tile_removed',
+    );
     expect(deleted.message).toMatchObject({ v: 1, project: project.projectKey, tile_id: id });
     // Once each: a repeated control message (at-least-once relay) does not repeat a tile message.
     expect(socket.messages.filter((m) => m.type.startsWith('tile_')).map((m) => m.type)).toEqual(['tile_added', 'tile_updated', 'tile_removed']);
@@ -72,7 +88,9 @@ describe('broadcast: tile definitions and the live event tail (issues 23 and 28)
     await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Errors', kind: 'status', rule: RULE, position: 3 } });
     const late = await open(project.apiKey);
     late.send({ type: 'subscribe', project: project.projectKey });
-    expect(await late.next((m) => m.type === 'snapshot')).toMatchObject({ tiles: [{ tile_name: 'Errors', kind: 'status', tile_position: 3, rule: RULE, settings: {} }] });
+    expect(await late.next((m) => m.type === 'snapshot')).toMatchObject({
+      tiles: [{ tile_name: 'Errors', kind: 'status', tile_position: 3, rule: RULE, settings: {} }],
+    });
   });
 
   it('a tail sends the project’s matching events (filters of GET /events), none of another project, and no more than its rate: the rest counted as skipped', async () => {
@@ -88,12 +106,21 @@ describe('broadcast: tile definitions and the live event tail (issues 23 and 28)
     const filters = { type: 'error', severity: 'critical', channel: 'api', label: ['prod'] };
     filtered.send({ type: 'tail', v: 1, project: project.projectKey, filters });
     everything.send({ type: 'tail', v: 1, project: project.projectKey });
-    expect(await filtered.next((m) => m.type === 'tailing', { timeoutMs: 30_000 })).toEqual({ type: 'tailing', v: 1, project: project.projectKey, filters, max_per_second: TAIL_RATE });
+    expect(await filtered.next((m) => m.type === 'tailing', { timeoutMs: 30_000 })).toEqual({
+      type: 'tailing',
+      v: 1,
+      project: project.projectKey,
+      filters,
+      max_per_second: TAIL_RATE,
+    });
     await everything.next((m) => m.type === 'tailing', { timeoutMs: 30_000 });
 
-    const match = (name: string) => envelope(project.projectKey, { type: 'error', name, severity: 'critical', channel: 'api', labels: ['prod', 'eu'], attributes: {} });
+    const match = (name: string) =>
+      envelope(project.projectKey, { type: 'error', name, severity: 'critical', channel: 'api', labels: ['prod', 'eu'], attributes: {} });
     // The same event in the other project, and near misses on each filter.
-    await ingest(other.apiKey, [envelope(other.projectKey, { type: 'error', name: 'theirs', severity: 'critical', channel: 'api', labels: ['prod'], attributes: {} })]);
+    await ingest(other.apiKey, [
+      envelope(other.projectKey, { type: 'error', name: 'theirs', severity: 'critical', channel: 'api', labels: ['prod'], attributes: {} }),
+    ]);
     await ingest(project.apiKey, [
       match('wanted-1'),
       { ...match('wrong-type'), type: 'metric' },
@@ -107,7 +134,11 @@ describe('broadcast: tile definitions and the live event tail (issues 23 and 28)
     const names = (s: TestSocket) => s.messages.filter((m) => m.type === 'event').map((m) => m.event.name);
     expect(names(filtered)).toEqual(['wanted-1', 'wanted-2']);
     expect(names(everything)).toEqual(['wanted-1', 'wrong-type', 'wrong-severity', 'wrong-channel', 'no-label', 'wanted-2']);
-    expect(filtered.messages.find((m) => m.type === 'event')).toMatchObject({ v: 1, project: project.projectKey, event: { project_key: project.projectKey, type: 'error', labels: ['prod', 'eu'] } });
+    expect(filtered.messages.find((m) => m.type === 'event')).toMatchObject({
+      v: 1,
+      project: project.projectKey,
+      event: { project_key: project.projectKey, type: 'error', labels: ['prod', 'eu'] },
+    });
 
     // A burst far over the rate: some go out, every other one is counted, nothing is queued.
     const from = everything.messages.length;
@@ -154,7 +185,10 @@ describe('broadcast: tile definitions and the live event tail (issues 23 and 28)
     socket.send({ type: 'tail', v: 1, project: project.projectKey });
     await socket.next((m) => m.type === 'tailing', { from, timeoutMs: 30_000 });
     socket.close();
-    await waitFor(() => own.process.logs.filter((line) => line.includes('"tail_feed_stopped"')).length === 2, { timeoutMs: 15_000, what: 'the second consumer stopped' });
+    await waitFor(() => own.process.logs.filter((line) => line.includes('"tail_feed_stopped"')).length === 2, {
+      timeoutMs: 15_000,
+      what: 'the second consumer stopped',
+    });
     expect((await request(`${own.url}/readyz`)).status).toBe(200);
   });
 });

@@ -45,7 +45,10 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     return { project, tile: res.body.data.id };
   };
   const cpu = async (project: Project, value: number) => {
-    const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'metric', name: 'cpu', timestamp: new Date().toISOString(), attributes: { value } }) });
+    const res = await request(`${pipeline.url}/ingest`, {
+      token: project.apiKey,
+      body: envelope(project.projectKey, { type: 'metric', name: 'cpu', timestamp: new Date().toISOString(), attributes: { value } }),
+    });
     expect(res.status).toBe(201);
     return res.body.event_id as number;
   };
@@ -61,11 +64,25 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     const ready = await socket.next((m) => m.type === 'ready');
     expect(ready.projects).toEqual([expect.objectContaining({ project_key: project.projectKey })]);
     await subscribed(socket, project.projectKey);
-    expect(socket.messages.find((m) => m.type === 'snapshot')).toMatchObject({ project: project.projectKey, position: 0, tiles: [{ tile_id: tile, tile_name: 'CPU', status: 'unknown', version: 0, value: null }] });
+    expect(socket.messages.find((m) => m.type === 'snapshot')).toMatchObject({
+      project: project.projectKey,
+      position: 0,
+      tiles: [{ tile_id: tile, tile_name: 'CPU', status: 'unknown', version: 0, value: null }],
+    });
 
     const eventId = await cpu(project, 90);
     const change = (await socket.next((m) => m.type === 'change')).change;
-    expect(change).toMatchObject({ tile_id: tile, project_key: project.projectKey, tile_name: 'CPU', status: 'warning', previous_status: 'unknown', value: 90, version: 1, event_id: eventId, cause: 'event' });
+    expect(change).toMatchObject({
+      tile_id: tile,
+      project_key: project.projectKey,
+      tile_name: 'CPU',
+      status: 'warning',
+      previous_status: 'unknown',
+      value: 90,
+      version: 1,
+      event_id: eventId,
+      cause: 'event',
+    });
     expect(new Date(change.changed_at).toISOString()).toBe(change.changed_at);
     expect(change.position).toBeGreaterThan(0);
   });
@@ -84,7 +101,7 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     // Wait until all three are in the history (seen live by another client).
     const watcher = await open(second, { headerToken: project.apiKey });
     await subscribed(watcher, project.projectKey);
-    await watcher.next((m) => m.type === 'snapshot' && m.tiles[0]?.version === 4 || (m.type === 'change' && m.change.version === 4));
+    await watcher.next((m) => (m.type === 'snapshot' && m.tiles[0]?.version === 4) || (m.type === 'change' && m.change.version === 4));
 
     const resumed = await open(second, { headerToken: project.userToken });
     const ack = await subscribed(resumed, project.projectKey, seen);
@@ -137,7 +154,10 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     garbled.ws.send('{not json');
     expect((await garbled.waitClosed()).code).toBe(BROADCAST_CLOSE.badMessage);
 
-    const regenerated = await request(`${pipeline.url}/api/v1/projects/${project.projectKey}/regenerate_key`, { token: project.userToken, body: { confirm: true } });
+    const regenerated = await request(`${pipeline.url}/api/v1/projects/${project.projectKey}/regenerate_key`, {
+      token: project.userToken,
+      body: { confirm: true },
+    });
     expect(regenerated.status).toBe(200);
     const at = Date.now();
     expect((await socket.waitClosed(3000)).code).toBe(BROADCAST_CLOSE.credentialRevoked);
@@ -196,7 +216,10 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     const socket = await open(broadcast, { headerToken: project.userToken });
     const ready = await socket.next((m) => m.type === 'ready');
     const laterKey = `${project.projectKey}-later`;
-    const created = await request(`${pipeline.url}/api/v1/admin/accounts/${project.accountId}/projects`, { token: TEST_ADMIN_TOKEN, body: { project_key: laterKey, name: 'Later' } });
+    const created = await request(`${pipeline.url}/api/v1/admin/accounts/${project.accountId}/projects`, {
+      token: TEST_ADMIN_TOKEN,
+      body: { project_key: laterKey, name: 'Later' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(ready.projects.map((p: { project_key: string }) => p.project_key)).not.toContain(laterKey);
     expect(await subscribed(socket, laterKey)).toMatchObject({ type: 'subscribed', project: laterKey });
@@ -205,7 +228,10 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
   it("a deleted project ends its subscriptions within a second: a user's connection stays for its other projects, the project key's closes", async () => {
     const { project } = await projectWithTile();
     const goneKey = `${project.projectKey}-gone`;
-    const created = await request(`${pipeline.url}/api/v1/admin/accounts/${project.accountId}/projects`, { token: TEST_ADMIN_TOKEN, body: { project_key: goneKey, name: 'Gone' } });
+    const created = await request(`${pipeline.url}/api/v1/admin/accounts/${project.accountId}/projects`, {
+      token: TEST_ADMIN_TOKEN,
+      body: { project_key: goneKey, name: 'Gone' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const user = await open(broadcast, { headerToken: project.userToken });
     await user.next((m) => m.type === 'ready');
@@ -218,14 +244,20 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     const from = user.messages.length;
     expect((await request(`${pipeline.url}/api/v1/admin/projects/${goneKey}`, { method: 'DELETE', token: TEST_ADMIN_TOKEN })).status).toBe(204);
     const at = Date.now();
-    expect(await user.next((m) => m.type === 'unsubscribed', { from, timeoutMs: 3000 })).toEqual({ type: 'unsubscribed', project: goneKey, reason: 'project_deleted' });
+    expect(await user.next((m) => m.type === 'unsubscribed', { from, timeoutMs: 3000 })).toEqual({
+      type: 'unsubscribed',
+      project: goneKey,
+      reason: 'project_deleted',
+    });
     expect((await byKey.waitClosed(3000)).code).toBe(BROADCAST_CLOSE.credentialRevoked);
     expect(Date.now() - at).toBeLessThan(1000);
 
     // The user's connection lives on for its other project, and the deleted one cannot be subscribed to again.
     expect(user.closed).toBeUndefined();
     const eventId = await cpu(project, 99);
-    expect(await user.next((m) => m.type === 'change' && m.change.event_id === eventId)).toMatchObject({ change: { project_key: project.projectKey, status: 'critical' } });
+    expect(await user.next((m) => m.type === 'change' && m.change.event_id === eventId)).toMatchObject({
+      change: { project_key: project.projectKey, status: 'critical' },
+    });
     user.send({ type: 'subscribe', project: goneKey });
     expect(await user.next((m) => m.type === 'error' && m.project === goneKey)).toMatchObject({ code: 'project_not_found' });
   });
@@ -248,7 +280,10 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     // Fifty tiles with long names: each event makes fifty big messages, so the kernel's socket buffers fill.
     const { project, tile } = await projectWithTile('CPU '.repeat(49));
     for (let i = 1; i < 50; i++) {
-      const res = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: `${'CPU '.repeat(49)}${i}`, kind: 'metric', rule: CPU_RULE } });
+      const res = await request(`${pipeline.url}/api/v1/tiles`, {
+        token: project.apiKey,
+        body: { name: `${'CPU '.repeat(49)}${i}`, kind: 'metric', rule: CPU_RULE },
+      });
       expect(res.status).toBe(201);
     }
     const slow = await open(broadcast, { headerToken: project.apiKey });
@@ -260,7 +295,8 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     socketOf(slow).pause();
     // It reads again as soon as the server has given up on it: a client that does not read for seconds after the
     // close cannot see the close frame (the server then terminates the socket), so this watches while events flow.
-    const slowClosed = async () => /pulseboard_broadcast_connections_closed_total\{reason="slow_consumer"\} [1-9]/.test(await (await fetch(`${broadcast}/metrics`)).text());
+    const slowClosed = async () =>
+      /pulseboard_broadcast_connections_closed_total\{reason="slow_consumer"\} [1-9]/.test(await (await fetch(`${broadcast}/metrics`)).text());
     let cutSeen = false;
     const cut = waitFor(slowClosed, { timeoutMs: 120000, intervalMs: 25, what: 'the server to close the slow client' }).then(() => {
       cutSeen = true;
@@ -275,7 +311,11 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
     expect(slow.changes().length).toBeLessThan(sent * 50);
     // The engine keeps the newest value by event time; the fast client is current when it holds the version the state API shows.
     const version = async () => (await request(`${pipeline.url}/api/v1/tiles/${tile}/state`, { token: project.apiKey })).body.data.version as number;
-    const lastSeen = () => fast.changes().filter((c) => c.tile_id === tile).at(-1)?.version;
+    const lastSeen = () =>
+      fast
+        .changes()
+        .filter((c) => c.tile_id === tile)
+        .at(-1)?.version;
     await waitFor(async () => (await version()) === sent && lastSeen() === sent, { timeoutMs: 60000, what: 'the fast client to be current' });
     await waitFor(() => fast.changes().length === sent * 50, { timeoutMs: 10000, what: 'every change at the fast client' }).catch(async (error: unknown) => {
       const positions = fast.changes().map((c) => c.position as number);
@@ -284,9 +324,21 @@ describe('broadcast: live tile changes over WebSocket, from the rule engine thro
       // Which versions of which tiles never arrived (each of the 50 tiles goes through versions 1..sent).
       const byTile = new Map<number, Set<number>>();
       for (const c of fast.changes()) (byTile.get(c.tile_id) ?? byTile.set(c.tile_id, new Set()).get(c.tile_id)!).add(c.version);
-      const missing = [...byTile].map(([id, versions]) => `${id}:${Array.from({ length: sent }, (_, i) => i + 1).filter((v) => !versions.has(v)).join('/')}`).filter((m) => !m.endsWith(':'));
+      const missing = [...byTile]
+        .map(
+          ([id, versions]) =>
+            `${id}:${Array.from({ length: sent }, (_, i) => i + 1)
+              .filter((v) => !versions.has(v))
+              .join('/')}`,
+        )
+        .filter((m) => !m.endsWith(':'));
       const metrics = await (await fetch(`${broadcast}/metrics`)).text();
-      throw new Error(`${String(error)}; received ${positions.length}, positions ${positions[0]}..${positions.at(-1)}, backwards ${backwards.length}, missing ${missing.slice(0, 20).join(',')}\n${metrics.split('\n').filter((l) => l.startsWith('pulseboard_broadcast_')).join('\n')}\nbroadcast logs:\n${logs.slice(-40).join('\n')}`);
+      throw new Error(
+        `${String(error)}; received ${positions.length}, positions ${positions[0]}..${positions.at(-1)}, backwards ${backwards.length}, missing ${missing.slice(0, 20).join(',')}\n${metrics
+          .split('\n')
+          .filter((l) => l.startsWith('pulseboard_broadcast_'))
+          .join('\n')}\nbroadcast logs:\n${logs.slice(-40).join('\n')}`,
+      );
     });
     expect(fast.closed).toBeUndefined();
   }, 240_000);

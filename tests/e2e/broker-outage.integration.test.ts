@@ -38,10 +38,13 @@ describe('the broker goes down under a running gateway', () => {
     }
 
     await broker.start();
-    const after = await waitFor(async () => {
-      const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey) });
-      return res.status === 201 ? res : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 500, what: 'ingest to recover' });
+    const after = await waitFor(
+      async () => {
+        const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey) });
+        return res.status === 201 ? res : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'ingest to recover' },
+    );
     expect(after.body.event_id).toBeGreaterThan(before.body.event_id);
     // A hang guard above the private broker's bounded restart (KAFKA_START_TIMEOUT_S 180 in the test kit).
   }, 300_000);

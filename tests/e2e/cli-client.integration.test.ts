@@ -38,7 +38,13 @@ describe('the pulseboard CLI’s client commands (send, tail, events list, tiles
     const port = String(await freePort());
     await Promise.all([pipeline.startStore(), pipeline.startRuleEngine(), pipeline.startBroadcast({ BROADCAST_PORT: port })]);
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
-    env = { PATH: process.env.PATH, PULSEBOARD_URL: pipeline.url, PULSEBOARD_TOKEN: project.apiKey, PULSEBOARD_BROADCAST_URL: `ws://127.0.0.1:${port}/ws`, PROJECT: project.projectKey };
+    env = {
+      PATH: process.env.PATH,
+      PULSEBOARD_URL: pipeline.url,
+      PULSEBOARD_TOKEN: project.apiKey,
+      PULSEBOARD_BROADCAST_URL: `ws://127.0.0.1:${port}/ws`,
+      PROJECT: project.projectKey,
+    };
   }, 180_000);
   afterAll(async () => {
     await pipeline?.stop();
@@ -62,18 +68,26 @@ describe('the pulseboard CLI’s client commands (send, tail, events list, tiles
 
     expect(json(await cli(['send', '--type', 'metric', '--name', 'cpu', '--attr', 'value=97', '--label', 'cli']))).toEqual({ sent: 1, failed: 0, retries: 0 });
     expect(await tailExit).toBe(0);
-    const lines = tailOut.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = tailOut
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'snapshot', tiles: [{ tile_id: tile.id, status: 'unknown' }] });
     expect(lines[1]).toMatchObject({ tile_id: tile.id, status: 'critical', value: 97, version: 1 });
 
-    const ndjson = ['deploy_started', 'deploy_finished', 'deploy_failed'].map((name) => JSON.stringify({ type: 'deployment', name, attributes: { app: 'web' } })).join('\n');
+    const ndjson = ['deploy_started', 'deploy_finished', 'deploy_failed']
+      .map((name) => JSON.stringify({ type: 'deployment', name, attributes: { app: 'web' } }))
+      .join('\n');
     expect(json(await cli(['send'], `${ndjson}\n`))).toEqual({ sent: 3, failed: 0, retries: 0 });
 
     const list = async (...args: string[]) => json(await cli(['events', 'list', ...args]));
-    const deployments = await waitFor(async () => {
-      const page = await list('--type', 'deployment');
-      return page.data.length === 3 ? page : undefined;
-    }, { timeoutMs: 30_000, what: 'three deployments stored' });
+    const deployments = await waitFor(
+      async () => {
+        const page = await list('--type', 'deployment');
+        return page.data.length === 3 ? page : undefined;
+      },
+      { timeoutMs: 30_000, what: 'three deployments stored' },
+    );
     expect(deployments.data.map((e: { name: string }) => e.name).sort()).toEqual(['deploy_failed', 'deploy_finished', 'deploy_started']);
     expect((await list('--label', 'cli')).data).toMatchObject([{ name: 'cpu', attributes: { value: 97 } }]);
     expect((await list('--name', 'deploy_failed', '--per-page', '1')).data).toHaveLength(1);

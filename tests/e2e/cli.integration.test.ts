@@ -47,7 +47,23 @@ describe('the pulseboard CLI against a real gateway', () => {
     const user = json(await cli('admin', 'user', 'create', '--account', String(account.id), '--email', email));
     expect(user).toMatchObject({ email, token: expect.stringMatching(/^evu_/) });
     const key = uniqueName('cli');
-    const project = json(await cli('admin', 'project', 'create', '--account', String(account.id), '--key', key, '--name', 'From the CLI', '--monthly-quota', '500', '--burst-limit', '20'));
+    const project = json(
+      await cli(
+        'admin',
+        'project',
+        'create',
+        '--account',
+        String(account.id),
+        '--key',
+        key,
+        '--name',
+        'From the CLI',
+        '--monthly-quota',
+        '500',
+        '--burst-limit',
+        '20',
+      ),
+    );
     expect(project).toMatchObject({ project_key: key, name: 'From the CLI', monthly_quota: 500, burst_limit: 20, api_key: expect.stringMatching(/^evk_/) });
 
     const ingest = await request(`${pipeline.url}/ingest`, { token: project.api_key, body: envelope(key) });

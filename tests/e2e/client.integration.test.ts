@@ -185,9 +185,13 @@ describe('@pulseboard/client against the real stack', () => {
           : route.fulfill({ contentType: 'text/html', body: `<!doctype html><title>client</title><script type="module">${script}</script>` }),
       );
       await page.goto(`${pipeline.url}/client-test/`);
-      const result = (await (await page.waitForFunction(() => (globalThis as unknown as { result?: unknown }).result, undefined, { timeout: 30_000 }).catch((error: Error) => {
-        throw new Error(`${error.message}\npage log:\n${pageLog.join('\n')}`);
-      })).jsonValue()) as any;
+      const result = (await (
+        await page
+          .waitForFunction(() => (globalThis as unknown as { result?: unknown }).result, undefined, { timeout: 30_000 })
+          .catch((error: Error) => {
+            throw new Error(`${error.message}\npage log:\n${pageLog.join('\n')}`);
+          })
+      ).jsonValue()) as any;
       expect(result.error).toBeUndefined();
       expect(result.stats).toMatchObject({ sent: 21, failed: 0 });
       expect(result.statuses.every((s: number) => s === 201 || s === 202)).toBe(true);

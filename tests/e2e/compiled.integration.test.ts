@@ -43,11 +43,19 @@ describe('the compiled services (dist/), as production runs them', () => {
 
   it('take an event through store, rule engine, broadcast and notification', async () => {
     const project = await pipeline.provision();
-    const service = await request(`${pipeline.url}/api/v1/notifications`, { token: project.userToken, body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` } } });
+    const service = await request(`${pipeline.url}/api/v1/notifications`, {
+      token: project.userToken,
+      body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` } },
+    });
     expect(service.status).toBe(201);
     const tile = await request(`${pipeline.url}/api/v1/tiles`, {
       token: project.apiKey,
-      body: { name: 'web up', kind: 'uptime', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' } }, notification_service_ids: [service.body.data.id] },
+      body: {
+        name: 'web up',
+        kind: 'uptime',
+        rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' } },
+        notification_service_ids: [service.body.data.id],
+      },
     });
     expect(tile.status, JSON.stringify(tile.body)).toBe(201);
     const tileId = tile.body.data.id;
@@ -58,17 +66,27 @@ describe('the compiled services (dist/), as production runs them', () => {
 
     // The rules cache picks the new tile up within its poll interval.
     await new Promise((r) => setTimeout(r, 1000));
-    const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'uptime', name: 'http_check', attributes: { is_up: false } }) });
+    const res = await request(`${pipeline.url}/ingest`, {
+      token: project.apiKey,
+      body: envelope(project.projectKey, { type: 'uptime', name: 'http_check', attributes: { is_up: false } }),
+    });
     expect(res.status).toBe(201);
     const eventId = res.body.event_id as number;
 
-    await waitFor(async () => (await request(`${pipeline.url}/api/v1/events/${eventId}`, { token: project.apiKey })).status === 200, { what: 'the event stored' });
-    await waitFor(async () => (await request(`${pipeline.url}/api/v1/tiles/${tileId}/state`, { token: project.apiKey })).body.data?.status === 'critical', { what: 'the tile critical' });
+    await waitFor(async () => (await request(`${pipeline.url}/api/v1/events/${eventId}`, { token: project.apiKey })).status === 200, {
+      what: 'the event stored',
+    });
+    await waitFor(async () => (await request(`${pipeline.url}/api/v1/tiles/${tileId}/state`, { token: project.apiKey })).body.data?.status === 'critical', {
+      what: 'the tile critical',
+    });
     const change = await socket.next((m) => m.type === 'change' && m.change.tile_id === tileId);
     expect(change.change).toMatchObject({ status: 'critical', event_id: eventId, project_key: project.projectKey });
     await waitFor(() => receiver.received.some((r) => r.path === '/hook'), { what: 'the webhook notification' });
     const delivery = receiver.received.find((r) => r.path === '/hook')!;
-    const payload = new Webhook(service.body.data.config.secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    const payload = new Webhook(service.body.data.config.secret).verify(delivery.body, delivery.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
     expect(payload).toMatchObject({ type: 'tile.status_changed', data: { tile_id: tileId, status: 'critical', event_id: eventId } });
     socket.close();
   });

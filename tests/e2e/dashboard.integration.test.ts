@@ -8,7 +8,8 @@ import { ARTIFACTS, launchChromium } from './browser.ts';
 import { httpReceiver } from './receivers.ts';
 
 /** expect.poll with room for a busy machine (its default is 1 s): every wait here is for the pipeline or the page. */
-const until = <T>(fn: () => T | Promise<T>, options: { timeout?: number; interval?: number } = {}) => expect.poll(fn, { timeout: 15_000, interval: 50, ...options });
+const until = <T>(fn: () => T | Promise<T>, options: { timeout?: number; interval?: number } = {}) =>
+  expect.poll(fn, { timeout: 15_000, interval: 50, ...options });
 
 /**
  * PB_DASHBOARD_POLLING_ONLY=1 runs the broadcast instances of the restart test with the control feed
@@ -23,8 +24,12 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** axe-core's findings on the page as it is, serious and critical only, as readable lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>('axe.run(document, { resultTypes: ["violations"] })');
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const result = await page.evaluate<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }>(
+    'axe.run(document, { resultTypes: ["violations"] })',
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('the live dashboard in a real browser (headless Chromium from Debian)', () => {
@@ -56,12 +61,22 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
   it('signs in; creates a tile with the form, checked by the rule schema; draws its chart as events arrive; edits, reorders and deletes it; a webhook service is added, tested and delivered to; no serious axe finding at desktop or phone width', async () => {
     const broadcast = await pipeline.startBroadcast();
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
-    const deploys = { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } };
-    expect((await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Deploys', kind: 'deploys', rule: deploys } })).status).toBe(201);
+    const deploys = {
+      filter: { type: 'deployment' },
+      evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } },
+    };
+    expect((await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Deploys', kind: 'deploys', rule: deploys } })).status).toBe(
+      201,
+    );
     const latency = { filter: { name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 500 } };
-    expect((await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Latency', kind: 'latency', rule: latency } })).status).toBe(201);
+    expect((await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Latency', kind: 'latency', rule: latency } })).status).toBe(
+      201,
+    );
     const ingest = async (event: Record<string, unknown>) => {
-      const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }) });
+      const res = await request(`${pipeline.url}/ingest`, {
+        token: project.apiKey,
+        body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }),
+      });
       expect(res.status).toBe(201);
     };
 
@@ -88,7 +103,9 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     await editor.getByLabel('Unit (optional)').fill('percent');
     await editor.getByLabel('Event names (comma separated)').fill('cpu');
     await editor.getByLabel('Attribute').fill('');
-    await until(() => editor.getByRole('list', { name: 'Rule problems' }).textContent()).toContain('evaluation.attribute: must NOT have fewer than 1 characters');
+    await until(() => editor.getByRole('list', { name: 'Rule problems' }).textContent()).toContain(
+      'evaluation.attribute: must NOT have fewer than 1 characters',
+    );
     await editor.getByLabel('Attribute').fill('value');
     await editor.getByLabel('Warning at').fill('80');
     await editor.getByLabel('Critical at').fill('95');
@@ -102,11 +119,10 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     await editor.getByLabel('Rule JSON').fill(JSON.stringify(json));
     // The preview: the rule over the stored events by the engine's evaluator (the store may still be writing them).
     await until(async () => {
-        await editor.getByRole('button', { name: 'Preview' }).click();
-        await until(() => editor.locator('.preview-note').textContent()).not.toBe('Evaluating…');
-        return editor.locator('.preview-note').textContent();
-      })
-      .toBe('2 of 2 events matched; 2 status changes; it would be Critical now');
+      await editor.getByRole('button', { name: 'Preview' }).click();
+      await until(() => editor.locator('.preview-note').textContent()).not.toBe('Evaluating…');
+      return editor.locator('.preview-note').textContent();
+    }).toBe('2 of 2 events matched; 2 status changes; it would be Critical now');
     // uPlot builds its canvas in an effect, after the frame that shows the note: wait for it.
     await until(() => editor.locator('.preview .chart canvas').count()).toBe(1);
     await editor.getByRole('button', { name: 'Create tile' }).click();
@@ -148,7 +164,13 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     await until(() => page.locator('li.tile h2').allTextContents()).toEqual(['Deploys', 'CPU', 'Latency']);
     await page.getByRole('button', { name: 'Move CPU earlier' }).click();
     await until(() => page.locator('li.tile h2').allTextContents()).toEqual(['CPU', 'Deploys', 'Latency']);
-    await until(async () => (await (await request(`${pipeline.url}/api/v1/tiles?project_key=${project.projectKey}`, { token: project.userToken })).body.data as Array<{ name: string }>).map((t) => t.name)).toEqual(['CPU', 'Deploys', 'Latency']);
+    await until(async () =>
+      (
+        (await (
+          await request(`${pipeline.url}/api/v1/tiles?project_key=${project.projectKey}`, { token: project.userToken })
+        ).body.data) as Array<{ name: string }>
+      ).map((t) => t.name),
+    ).toEqual(['CPU', 'Deploys', 'Latency']);
 
     // A webhook service: added, tested (delivered to the receiver), its log read, attached to the tile.
     await page.getByRole('button', { name: 'Notifications' }).click();
@@ -206,7 +228,10 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     // Broadcast goes away; a change made meanwhile shows once it is back, with no reload.
     await broadcast.process.kill('SIGTERM');
     await until(() => page.locator('#connection').textContent()).toMatch(/Reconnecting|Connecting/);
-    const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), type: 'deployment', name: 'deploy_failed' }) });
+    const res = await request(`${pipeline.url}/ingest`, {
+      token: project.apiKey,
+      body: envelope(project.projectKey, { timestamp: new Date().toISOString(), type: 'deployment', name: 'deploy_failed' }),
+    });
     expect(res.status).toBe(201);
     broadcast = await pipeline.startBroadcast({ ...broadcastEnv, BROADCAST_PORT: port });
     await until(() => card(page, 'Deploys').textContent(), { timeout: 20_000 }).toContain('Critical');
@@ -223,10 +248,20 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     };
     const navigations: string[] = [];
     page.on('framenavigated', (frame) => void (frame === page.mainFrame() && navigations.push(frame.url())));
-    const made = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Uptime', kind: 'uptime', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'up' } } } });
+    const made = await request(`${pipeline.url}/api/v1/tiles`, {
+      token: project.apiKey,
+      body: { name: 'Uptime', kind: 'uptime', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'up' } } },
+    });
     expect(made.status).toBe(201);
-    await followsWithinASecond('added', async () => (await card(page, 'Uptime').count()) === 1 && ((await card(page, 'Uptime').textContent()) ?? '').includes('Up/down'));
-    const renamed = await request(`${pipeline.url}/api/v1/tiles/${made.body.data.id}`, { method: 'PUT', token: project.apiKey, body: { name: 'Availability' } });
+    await followsWithinASecond(
+      'added',
+      async () => (await card(page, 'Uptime').count()) === 1 && ((await card(page, 'Uptime').textContent()) ?? '').includes('Up/down'),
+    );
+    const renamed = await request(`${pipeline.url}/api/v1/tiles/${made.body.data.id}`, {
+      method: 'PUT',
+      token: project.apiKey,
+      body: { name: 'Availability' },
+    });
     expect(renamed.status).toBe(200);
     await followsWithinASecond('renamed', async () => (await card(page, 'Availability').count()) === 1 && (await card(page, 'Uptime').count()) === 0);
     expect(await card(page, 'Availability').textContent()).toContain('Up/down');
@@ -250,7 +285,7 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     await page.close();
   }, 90_000);
 
-  it('signs in from a link whose fragment carries the token, clearing it from the address bar; says when and why the project\'s events are refused', async () => {
+  it("signs in from a link whose fragment carries the token, clearing it from the address bar; says when and why the project's events are refused", async () => {
     const broadcast = await pipeline.startBroadcast();
     const project = await pipeline.provision({ burstLimit: 1 });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -266,10 +301,13 @@ describe('the live dashboard in a real browser (headless Chromium from Debian)',
     expect(await page.locator('#refusals').count()).toBe(0);
 
     // A burst of 1 event a minute: the second is refused (429), and the page says so within its polling round.
-    const send = () => request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString() }) });
+    const send = () =>
+      request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString() }) });
     expect((await send()).status).toBe(201);
     expect((await send()).status).toBe(429);
-    await until(() => page.locator('#refusals').textContent(), { timeout: 20_000 }).toContain(`Events to ${project.projectKey} are being refused: rate limit (429).`);
+    await until(() => page.locator('#refusals').textContent(), { timeout: 20_000 }).toContain(
+      `Events to ${project.projectKey} are being refused: rate limit (429).`,
+    );
     const banner = await page.locator('#refusals').textContent();
     expect(banner).toContain('1 request refused in the last 5 minutes');
     expect(banner).toContain('per-minute burst limit of 1 events reached');

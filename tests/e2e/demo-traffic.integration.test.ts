@@ -34,8 +34,11 @@ describe('demo traffic generator', () => {
 
   it('moves every demo tile out of unknown, and sends an hour of its schedule with no refusal', async () => {
     const seeded = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [...SOURCE_NODE_ARGS, 'deploy/seed-demo.ts', pipeline.url, TEST_ADMIN_TOKEN], { cwd: root, env: { PATH: process.env.PATH, ...names }, timeout: 30000 }, (error, stdout, stderr) =>
-        error === null ? resolve(stdout) : reject(new Error(stderr)),
+      execFile(
+        process.execPath,
+        [...SOURCE_NODE_ARGS, 'deploy/seed-demo.ts', pipeline.url, TEST_ADMIN_TOKEN],
+        { cwd: root, env: { PATH: process.env.PATH, ...names }, timeout: 30000 },
+        (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(stderr))),
       ),
     );
     const printed = (name: string) => new RegExp(`^${name}=(\\S+)$`, 'm').exec(seeded)![1]!;
@@ -44,26 +47,48 @@ describe('demo traffic generator', () => {
     const { data: seededProject } = (await request(project, { token })).body;
     const accounts = (await request(`${pipeline.url}/api/v1/admin/accounts`, { token: TEST_ADMIN_TOKEN })).body.data as { id: number; name: string }[];
     const account = accounts.find((a) => a.name === names.DEMO_ACCOUNT_NAME)!;
-    expect((await request(`${pipeline.url}/api/v1/admin/accounts/${account.id}`, { token: TEST_ADMIN_TOKEN, method: 'PUT', body: { max_burst_limit: 100_000_000, max_hourly_request_limit: 100_000_000 } })).status).toBe(200);
+    expect(
+      (
+        await request(`${pipeline.url}/api/v1/admin/accounts/${account.id}`, {
+          token: TEST_ADMIN_TOKEN,
+          method: 'PUT',
+          body: { max_burst_limit: 100_000_000, max_hourly_request_limit: 100_000_000 },
+        })
+      ).status,
+    ).toBe(200);
     const scaled = { burst_limit: seededProject.burst_limit * TEMPO, hourly_request_limit: seededProject.hourly_request_limit * TEMPO };
     expect((await request(project, { token, method: 'PUT', body: scaled })).status).toBe(200);
 
-    const generator = spawn(process.execPath, [...SOURCE_NODE_ARGS, 'deploy/demo-traffic.ts', pipeline.url, '--tempo', String(TEMPO), '--demo-seconds', String(HOUR)], {
-      cwd: root,
-      env: { PATH: process.env.PATH, PULSEBOARD_DEMO_API_KEY: printed('PULSEBOARD_DEMO_API_KEY'), PULSEBOARD_DEMO_PROJECT_KEY: names.DEMO_PROJECT_KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const generator = spawn(
+      process.execPath,
+      [...SOURCE_NODE_ARGS, 'deploy/demo-traffic.ts', pipeline.url, '--tempo', String(TEMPO), '--demo-seconds', String(HOUR)],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, PULSEBOARD_DEMO_API_KEY: printed('PULSEBOARD_DEMO_API_KEY'), PULSEBOARD_DEMO_PROJECT_KEY: names.DEMO_PROJECT_KEY },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     generator.stdout.on('data', (chunk) => (output += chunk));
     generator.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => generator.on('exit', resolve));
     try {
-      const tiles = (await request(`${pipeline.url}/api/v1/tiles?project_key=${names.DEMO_PROJECT_KEY}`, { token })).body.data as { id: number; name: string }[];
+      const tiles = (await request(`${pipeline.url}/api/v1/tiles?project_key=${names.DEMO_PROJECT_KEY}`, { token })).body.data as {
+        id: number;
+        name: string;
+      }[];
       expect(tiles.length).toBe(6);
-      const states = async () => Promise.all(tiles.map(async (t) => ({ name: t.name, ...(await request(`${pipeline.url}/api/v1/tiles/${t.id}/state`, { token })).body.data })));
-      await waitFor(async () => (await states()).every((s) => s.status !== 'unknown' && s.version >= 1), { timeoutMs: 30_000, what: `every demo tile changed (${output})` });
+      const states = async () =>
+        Promise.all(tiles.map(async (t) => ({ name: t.name, ...(await request(`${pipeline.url}/api/v1/tiles/${t.id}/state`, { token })).body.data })));
+      await waitFor(async () => (await states()).every((s) => s.status !== 'unknown' && s.version >= 1), {
+        timeoutMs: 30_000,
+        what: `every demo tile changed (${output})`,
+      });
       const cpu = tiles.find((t) => t.name === 'CPU usage')!;
-      await waitFor(async () => (await request(`${pipeline.url}/api/v1/tiles/${cpu.id}/state`, { token })).body.data.version >= 3, { timeoutMs: 30_000, what: 'the CPU tile changing again' });
+      await waitFor(async () => (await request(`${pipeline.url}/api/v1/tiles/${cpu.id}/state`, { token })).body.data.version >= 3, {
+        timeoutMs: 30_000,
+        what: 'the CPU tile changing again',
+      });
       // A busy machine may fall behind the tempo: the hour is sent whatever it takes.
       expect(await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 240_000))])).toBe(0);
     } finally {

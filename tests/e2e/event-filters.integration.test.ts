@@ -9,13 +9,43 @@ const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 
 // Seven events whose fields overlap so that each filter selects a distinct subset.
 const EVENTS = [
-  { key: 'e1', type: 'deployment', name: 'deploy_started', severity: 'info', source: 'web-1', channel: 'ci', correlation_id: 'wf-1', labels: ['prod'], minute: 1 },
-  { key: 'e2', type: 'deployment', name: 'deploy_finished', severity: 'info', source: 'web-1', channel: 'ci', correlation_id: 'wf-1', labels: ['prod', 'eu'], minute: 2 },
+  {
+    key: 'e1',
+    type: 'deployment',
+    name: 'deploy_started',
+    severity: 'info',
+    source: 'web-1',
+    channel: 'ci',
+    correlation_id: 'wf-1',
+    labels: ['prod'],
+    minute: 1,
+  },
+  {
+    key: 'e2',
+    type: 'deployment',
+    name: 'deploy_finished',
+    severity: 'info',
+    source: 'web-1',
+    channel: 'ci',
+    correlation_id: 'wf-1',
+    labels: ['prod', 'eu'],
+    minute: 2,
+  },
   { key: 'e3', type: 'error', name: 'exception', severity: 'error', source: 'api-1', channel: 'app', correlation_id: 'wf-2', labels: ['prod'], minute: 3 },
   { key: 'e4', type: 'error', name: 'crash', severity: 'critical', source: 'api-2', channel: 'app', labels: ['staging'], minute: 4 },
   { key: 'e5', type: 'metric', name: 'cpu_usage', severity: 'warn', source: 'db-1', labels: [], minute: 5 },
   { key: 'e6', type: 'uptime', name: 'http_check', source: 'probe', channel: 'synthetic', correlation_id: 'wf-3', labels: ['eu'], minute: 6 },
-  { key: 'e7', type: 'infrastructure', name: 'dns_change', severity: 'info', source: 'terraform', channel: 'infra', correlation_id: 'wf-2', labels: ['prod', 'eu'], minute: 7 },
+  {
+    key: 'e7',
+    type: 'infrastructure',
+    name: 'dns_change',
+    severity: 'info',
+    source: 'terraform',
+    channel: 'infra',
+    correlation_id: 'wf-2',
+    labels: ['prod', 'eu'],
+    minute: 7,
+  },
 ];
 
 describe('GET /api/v1/events: every filter, newest first, pagination rules (real gateway and store processes)', () => {
@@ -27,7 +57,12 @@ describe('GET /api/v1/events: every filter, newest first, pagination rules (real
   const list = async (query: string, token = project.apiKey) => {
     const res = await request(`${pipeline.url}/api/v1/events${query}`, { token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return { keys: res.body.data.map((e: { attributes: { key: string } }) => e.attributes.key) as string[], meta: res.body.meta, exact: res.headers.get('x-total-count-exact'), body: res.body };
+    return {
+      keys: res.body.data.map((e: { attributes: { key: string } }) => e.attributes.key) as string[],
+      meta: res.body.meta,
+      exact: res.headers.get('x-total-count-exact'),
+      body: res.body,
+    };
   };
 
   beforeAll(async () => {
@@ -37,7 +72,10 @@ describe('GET /api/v1/events: every filter, newest first, pagination rules (real
     // Sent out of time order: the list orders by the event's own timestamp, not by arrival.
     for (const e of [EVENTS[3]!, EVENTS[0]!, EVENTS[6]!, EVENTS[2]!, EVENTS[5]!, EVENTS[1]!, EVENTS[4]!]) {
       const { key, minute, ...fields } = e;
-      const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { ...fields, timestamp: at(minute), attributes: { key } }) });
+      const res = await request(`${pipeline.url}/ingest`, {
+        token: project.apiKey,
+        body: envelope(project.projectKey, { ...fields, timestamp: at(minute), attributes: { key } }),
+      });
       expect(res.status).toBe(201);
       ids.set(key, res.body.event_id);
     }
@@ -150,11 +188,21 @@ describe('GET /api/v1/events: every filter, newest first, pagination rules (real
 
   it("merges an account's projects newest first for a user token, page by page, and narrows by project_key", async () => {
     const siblingKey = `${project.projectKey}-b`;
-    const created = await request(`${pipeline.url}/api/v1/admin/accounts/${project.accountId}/projects`, { token: TEST_ADMIN_TOKEN, body: { project_key: siblingKey, name: 'B' } });
+    const created = await request(`${pipeline.url}/api/v1/admin/accounts/${project.accountId}/projects`, {
+      token: TEST_ADMIN_TOKEN,
+      body: { project_key: siblingKey, name: 'B' },
+    });
     expect(created.status).toBe(201);
     // Interleaved in time with the first project's events.
-    for (const [key, minute] of [['b1', 1.5], ['b2', 4.5], ['b3', 8]] as const) {
-      const res = await request(`${pipeline.url}/ingest`, { token: created.body.api_key, body: envelope(siblingKey, { timestamp: at(minute), attributes: { key } }) });
+    for (const [key, minute] of [
+      ['b1', 1.5],
+      ['b2', 4.5],
+      ['b3', 8],
+    ] as const) {
+      const res = await request(`${pipeline.url}/ingest`, {
+        token: created.body.api_key,
+        body: envelope(siblingKey, { timestamp: at(minute), attributes: { key } }),
+      });
       expect(res.status).toBe(201);
     }
     await waitFor(async () => (await list('', created.body.api_key)).meta.total_count === 3 || undefined, { what: 'sibling events stored' });

@@ -26,22 +26,30 @@ export async function startPipeline(extraEnv: Record<string, string> = {}, optio
     /** A broadcast process on this pipeline's topics; its base URL (http://, the socket is at /ws). */
     async startBroadcast(extra: Record<string, string> = {}): Promise<{ url: string; process: ServiceProcess }> {
       const port2 = extra.BROADCAST_PORT ?? String(await freePort());
-      const broadcast = await spawnService('broadcast', { ...env, BROADCAST_API_URL: `http://127.0.0.1:${port}`, ...extra, BROADCAST_PORT: port2 }, spawnOptions);
+      const broadcast = await spawnService(
+        'broadcast',
+        { ...env, BROADCAST_API_URL: `http://127.0.0.1:${port}`, ...extra, BROADCAST_PORT: port2 },
+        spawnOptions,
+      );
       processes.push(broadcast);
       return { url: `http://127.0.0.1:${port2}`, process: broadcast };
     },
     /** A notification process (the pipeline's NOTIFY_ALLOW_TARGETS: the tests' receivers); short retries unless set. */
     async startNotification(extra: Record<string, string> = {}): Promise<ServiceProcess> {
-      const notification = await spawnService('notification', {
-        ...env,
-        NOTIFICATION_HTTP_PORT: '0',
-        NOTIFY_FIRST_RETRY_MS: '100',
-        NOTIFY_MAX_BACKOFF_MS: '400',
-        NOTIFY_POLL_MS: '50',
-        NOTIFY_LEASE_MS: '2000',
-        NOTIFICATION_SESSION_TIMEOUT_MS: '6000',
-        ...extra,
-      }, spawnOptions);
+      const notification = await spawnService(
+        'notification',
+        {
+          ...env,
+          NOTIFICATION_HTTP_PORT: '0',
+          NOTIFY_FIRST_RETRY_MS: '100',
+          NOTIFY_MAX_BACKOFF_MS: '400',
+          NOTIFY_POLL_MS: '50',
+          NOTIFY_LEASE_MS: '2000',
+          NOTIFICATION_SESSION_TIMEOUT_MS: '6000',
+          ...extra,
+        },
+        spawnOptions,
+      );
       processes.push(notification);
       return notification;
     },

@@ -47,7 +47,12 @@ describe('Kafka over TLS and SASL: a SASL_SSL broker of our own (throwaway CA, S
   beforeAll(async () => {
     broker = await startSecureBroker();
     tls = { KAFKA_BROKERS: broker.saslSsl, KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: broker.caFile };
-    scram = { ...tls, KAFKA_SASL_MECHANISM: 'scram-sha-256', KAFKA_SASL_USERNAME: broker.scram.username, KAFKA_SASL_PASSWORD_FILE: broker.writeFile('scram-password', `${broker.scram.password}\n`) };
+    scram = {
+      ...tls,
+      KAFKA_SASL_MECHANISM: 'scram-sha-256',
+      KAFKA_SASL_USERNAME: broker.scram.username,
+      KAFKA_SASL_PASSWORD_FILE: broker.writeFile('scram-password', `${broker.scram.password}\n`),
+    };
   }, 300_000);
   afterAll(async () => {
     await broker?.destroy();
@@ -69,13 +74,25 @@ describe('Kafka over TLS and SASL: a SASL_SSL broker of our own (throwaway CA, S
         socket.send({ type: 'subscribe', project: project.projectKey });
         await socket.next((m) => m.type === 'subscribed' && m.project === project.projectKey);
 
-        const sent = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'metric', name: 'cpu', timestamp: new Date().toISOString(), attributes: { value: 97 } }) });
+        const sent = await request(`${pipeline.url}/ingest`, {
+          token: project.apiKey,
+          body: envelope(project.projectKey, { type: 'metric', name: 'cpu', timestamp: new Date().toISOString(), attributes: { value: 97 } }),
+        });
         expect(sent.status).toBe(201);
         const change = (await socket.next((m) => m.type === 'change', { timeoutMs: 60_000 })).change;
-        expect(change).toMatchObject({ tile_id: tile.body.data.id, project_key: project.projectKey, status: 'critical', value: 97, event_id: sent.body.event_id });
+        expect(change).toMatchObject({
+          tile_id: tile.body.data.id,
+          project_key: project.projectKey,
+          status: 'critical',
+          value: 97,
+          event_id: sent.body.event_id,
+        });
 
         // The store consumed it over the same listener.
-        await waitFor(async () => (await request(`${pipeline.url}/api/v1/events/${sent.body.event_id}`, { token: project.apiKey })).status === 200, { timeoutMs: 60_000, what: 'the event to be stored' });
+        await waitFor(async () => (await request(`${pipeline.url}/api/v1/events/${sent.body.event_id}`, { token: project.apiKey })).status === 200, {
+          timeoutMs: 60_000,
+          what: 'the event to be stored',
+        });
       } finally {
         socket.close();
       }
@@ -87,7 +104,11 @@ describe('Kafka over TLS and SASL: a SASL_SSL broker of our own (throwaway CA, S
   it('a wrong password stops a service at start-up, within seconds, with an error naming KAFKA_SASL_PASSWORD', async () => {
     const env = serviceTestEnv({ ...scram, KAFKA_SASL_PASSWORD_FILE: '', KAFKA_SASL_PASSWORD: `${broker.scram.password}-wrong` });
     const started = Date.now();
-    const store = spawn(process.execPath, [...SOURCE_NODE_ARGS, 'services/store/src/main.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const store = spawn(process.execPath, [...SOURCE_NODE_ARGS, 'services/store/src/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     store.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     store.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -107,7 +128,13 @@ describe('Kafka over TLS and SASL: a SASL_SSL broker of our own (throwaway CA, S
     await roundTrip({ ...tls, KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: broker.plain.username, KAFKA_SASL_PASSWORD: broker.plain.password });
     const tokenFile = broker.writeFile('oauth-token', broker.oauthToken('pulseboard'));
     await roundTrip({ ...tls, KAFKA_SASL_MECHANISM: 'oauthbearer', KAFKA_SASL_OAUTHBEARER_TOKEN_FILE: tokenFile });
-    await roundTrip({ KAFKA_BROKERS: broker.mtls, KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: broker.caFile, KAFKA_SSL_CERT_FILE: broker.clientCertFile, KAFKA_SSL_KEY_FILE: broker.clientKeyFile });
+    await roundTrip({
+      KAFKA_BROKERS: broker.mtls,
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: broker.caFile,
+      KAFKA_SSL_CERT_FILE: broker.clientCertFile,
+      KAFKA_SSL_KEY_FILE: broker.clientKeyFile,
+    });
   }, 120_000);
 
   it('a CA that did not sign the brokers, or an expired token, fails in bounded time naming the setting to check', async () => {
@@ -117,7 +144,11 @@ describe('Kafka over TLS and SASL: a SASL_SSL broker of our own (throwaway CA, S
 
     const now = Math.floor(Date.now() / 1000);
     const expired = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'pulseboard', iat: now - 7200, exp: now - 3600 })).toString('base64url')}.`;
-    const refused = await failure({ ...tls, KAFKA_SASL_MECHANISM: 'oauthbearer', KAFKA_SASL_OAUTHBEARER_TOKEN_FILE: broker.writeFile('expired-token', expired) });
+    const refused = await failure({
+      ...tls,
+      KAFKA_SASL_MECHANISM: 'oauthbearer',
+      KAFKA_SASL_OAUTHBEARER_TOKEN_FILE: broker.writeFile('expired-token', expired),
+    });
     expect(refused.message).toMatch(/could not use any Kafka broker .*KAFKA_SASL_OAUTHBEARER_TOKEN_FILE/);
     expect(refused.tookMs).toBeLessThan(30_000);
   }, 120_000);

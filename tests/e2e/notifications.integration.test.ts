@@ -47,7 +47,8 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     await db.end();
   });
 
-  const api = (project: Project, path: string, init: { method?: string; body?: unknown; token?: string } = {}) => request(`${pipeline.url}/api/v1${path}`, { token: init.token ?? project.userToken, ...init });
+  const api = (project: Project, path: string, init: { method?: string; body?: unknown; token?: string } = {}) =>
+    request(`${pipeline.url}/api/v1${path}`, { token: init.token ?? project.userToken, ...init });
   const createService = async (project: Project, type: string, config: unknown) => {
     const res = await api(project, '/notifications', { body: { name: `${type} target`, type, config } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -57,9 +58,19 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
   function closedPort() {
     return freePort();
   }
-  const deliveries = async (project: Project, id: number) => (await api(project, `/notifications/${id}/deliveries`)).body.data as { id: string; status: string; attempts: number; last_error: string | null; tile_id: number | null }[];
+  const deliveries = async (project: Project, id: number) =>
+    (await api(project, `/notifications/${id}/deliveries`)).body.data as {
+      id: string;
+      status: string;
+      attempts: number;
+      last_error: string | null;
+      tile_id: number | null;
+    }[];
   const ingest = async (project: Project, event: Record<string, unknown>) => {
-    const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }) });
+    const res = await request(`${pipeline.url}/ingest`, {
+      token: project.apiKey,
+      body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...event }),
+    });
     expect(res.status).toBe(201);
   };
 
@@ -90,12 +101,20 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     expect(`${stored.config}${stored.secrets}`).not.toContain('/api');
 
     const id = created.body.data.id;
-    for (const [method, path] of [['GET', `/notifications/${id}/deliveries`], ['PUT', `/notifications/${id}`], ['POST', `/notifications/${id}/send`], ['DELETE', `/notifications/${id}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/notifications/${id}/deliveries`],
+      ['PUT', `/notifications/${id}`],
+      ['POST', `/notifications/${id}/send`],
+      ['DELETE', `/notifications/${id}`],
+    ] as const) {
       const res = await api(other, path, { method, ...(method === 'PUT' ? { body: { name: 'mine now' } } : method === 'POST' ? { body: {} } : {}) });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     // A tile may name only its own account's services.
-    const tile = await api(other, '/tiles', { token: other.apiKey, body: { name: 't', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'up' } }, notification_service_ids: [id] } });
+    const tile = await api(other, '/tiles', {
+      token: other.apiKey,
+      body: { name: 't', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'up' } }, notification_service_ids: [id] },
+    });
     expect(tile.status).toBe(400);
     expect(Object.keys(tile.body.error.details)).toEqual(['notification_service_ids']);
   });
@@ -107,14 +126,22 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     const slack = await createService(project, 'slack', { webhook_url: `${receiver.url}/slack-${project.projectKey}` });
     const tile = await api(project, '/tiles', {
       token: project.apiKey,
-      body: { name: 'CPU', kind: 'metric', rule: { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } }, notification_service_ids: [hook.id, slack.id] },
+      body: {
+        name: 'CPU',
+        kind: 'metric',
+        rule: { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } },
+        notification_service_ids: [hook.id, slack.id],
+      },
     });
     expect(tile.status).toBe(201);
     await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 10 } }); // unknown → ok
     await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 20 } }); // value only
     await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 99 } }); // ok → critical
     const hooks = () => receiver.received.filter((r) => r.path === `/transitions-${project.projectKey}`);
-    await waitFor(() => hooks().length === 2 && receiver.received.filter((r) => r.path === `/slack-${project.projectKey}`).length === 2, { timeoutMs: 15000, what: 'two transitions at each receiver' });
+    await waitFor(() => hooks().length === 2 && receiver.received.filter((r) => r.path === `/slack-${project.projectKey}`).length === 2, {
+      timeoutMs: 15000,
+      what: 'two transitions at each receiver',
+    });
     await new Promise((r) => setTimeout(r, 500));
     expect(hooks()).toHaveLength(2);
 
@@ -125,7 +152,9 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
       ['tile.status_changed', 'ok', 'critical', 99],
     ]);
     expect(hooks()[0]!.headers['webhook-id']).toMatch(/^dlv_/);
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(hooks()[0]!.body, hooks()[0]!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(hooks()[0]!.body, hooks()[0]!.headers as Record<string, string>),
+    ).toThrow();
 
     const slackBody = JSON.parse(receiver.received.filter((r) => r.path === `/slack-${project.projectKey}`)[1]!.body);
     expect(slackBody.text).toContain('CPU: ok → critical');
@@ -142,11 +171,14 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     const hook = await createService(project, 'webhook', { url: `${receiver.url}/attach-${project.projectKey}` });
     const rule = (name: string) => ({ filter: { type: 'metric', name }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } });
     const x = (await api(project, '/tiles', { token: project.apiKey, body: { name: 'X', kind: 'metric', rule: rule('x') } })).body.data.id as number;
-    const y = (await api(project, '/tiles', { token: project.apiKey, body: { name: 'Y', kind: 'metric', rule: rule('y'), notification_service_ids: [hook.id] } })).body.data.id as number;
+    const y = (
+      await api(project, '/tiles', { token: project.apiKey, body: { name: 'Y', kind: 'metric', rule: rule('y'), notification_service_ids: [hook.id] } })
+    ).body.data.id as number;
     const sent = async () => (await deliveries(project, hook.id)).map((d) => d.tile_id);
     // Targets are looked up when a change is handled: Y (attached) marks how far the service got, since
     // the changes of one project are handled in order (one partition).
-    const handledUpTo = async (yDeliveries: number) => waitFor(async () => (await sent()).filter((t) => t === y).length === yDeliveries, { timeoutMs: 15000, what: `${yDeliveries} deliveries of Y` });
+    const handledUpTo = async (yDeliveries: number) =>
+      waitFor(async () => (await sent()).filter((t) => t === y).length === yDeliveries, { timeoutMs: 15000, what: `${yDeliveries} deliveries of Y` });
     await ingest(project, { type: 'metric', name: 'x', attributes: { value: 10 } }); // unknown → ok: X notifies nobody yet
     await ingest(project, { type: 'metric', name: 'y', attributes: { value: 10 } });
     await handledUpTo(1);
@@ -187,7 +219,9 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     expect((await api(project, `/notifications/${slack.id}/send_message`, { body: hostile })).body.data).toMatchObject({ status: 'delivered' });
     const slackText = JSON.parse(receiver.received.filter((r) => r.path === `/msg-slack-${project.projectKey}`).at(-1)!.body) as { text: string };
     expect(slackText.text).toBe('&lt;!channel&gt; deploy: see &lt;https://phish.example|click&gt; &amp; go');
-    expect((await api(project, `/notifications/${mail.id}/send_message`, { body: { subject: 'markup', body: '<img src=x onerror=alert(1)>' } })).body.data).toMatchObject({ status: 'delivered' });
+    expect(
+      (await api(project, `/notifications/${mail.id}/send_message`, { body: { subject: 'markup', body: '<img src=x onerror=alert(1)>' } })).body.data,
+    ).toMatchObject({ status: 'delivered' });
     const html = smtp.mails.at(-1)!.raw.split('Content-Type: text/html')[1]!;
     expect(html).not.toContain('<img');
     expect(html).toMatch(/&#60;img|&amp;#60;img|&#x3C;img|=26#60;img/i);
@@ -203,7 +237,8 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     const ids: Record<string, number> = {};
     for (const name of ['flaky', 'busy', 'gone', 'down']) ids[name] = (await createService(project, 'webhook', { url: `${receiver.url}${path(name)}` })).id;
     const first: Record<string, any> = {};
-    for (const name of Object.keys(ids)) first[name] = (await api(project, `/notifications/${ids[name]}/send_message`, { body: { subject: name, body: name } })).body.data;
+    for (const name of Object.keys(ids))
+      first[name] = (await api(project, `/notifications/${ids[name]}/send_message`, { body: { subject: name, body: name } })).body.data;
     expect(first.flaky).toMatchObject({ status: 'pending', attempts: 1, response_status: 500 });
     expect(first.gone).toMatchObject({ status: 'failed', attempts: 1, response_status: 410 });
 
@@ -233,21 +268,36 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     const admin = testKafka().admin();
     await admin.connect();
     try {
-      await admin.createTopics({ waitForLeaders: true, topics: [{ topic: dlq, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'max.message.bytes', value: '100' }] }] });
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic: dlq, numPartitions: 1, replicationFactor: 1, configEntries: [{ name: 'max.message.bytes', value: '100' }] }],
+      });
       await notification.kill('SIGTERM');
       notification = await pipeline.startNotification({ ...notificationEnv('300'), TOPIC_NOTIFICATIONS_DLQ: dlq });
 
       const first = (await api(project, `/notifications/${service.id}/send_message`, { body: { subject: 'never', body: 'b' } })).body.data;
       expect(first).toMatchObject({ status: 'pending', attempts: 1 });
       // Past its retry window and refused by the dead-letter topic: still pending, and tried again.
-      await waitFor(() => notification.logs.some((l) => l.includes('"event":"dead_letter_failed"') && l.includes(first.delivery_id)), { timeoutMs: 30000, what: 'a refused dead letter' });
-      await waitFor(async () => (await deliveries(project, service.id))[0]!.attempts >= 4, { timeoutMs: 30000, what: 'more tries after the refused dead letter' });
+      await waitFor(() => notification.logs.some((l) => l.includes('"event":"dead_letter_failed"') && l.includes(first.delivery_id)), {
+        timeoutMs: 30000,
+        what: 'a refused dead letter',
+      });
+      await waitFor(async () => (await deliveries(project, service.id))[0]!.attempts >= 4, {
+        timeoutMs: 30000,
+        what: 'more tries after the refused dead letter',
+      });
       expect((await deliveries(project, service.id))[0]).toMatchObject({ id: first.delivery_id, status: 'pending', last_error: 'HTTP 503' });
       expect(await readTopic(dlq)).toHaveLength(0);
 
       // The broker takes writes again: the next try that gives up writes the letter, then marks the delivery failed.
-      await admin.alterConfigs({ validateOnly: false, resources: [{ type: 2 /* TOPIC */, name: dlq, configEntries: [{ name: 'max.message.bytes', value: '1048588' }] }] });
-      await waitFor(async () => (await deliveries(project, service.id))[0]!.status === 'failed', { timeoutMs: 30000, what: 'the delivery failed once its dead letter is written' });
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [{ type: 2 /* TOPIC */, name: dlq, configEntries: [{ name: 'max.message.bytes', value: '1048588' }] }],
+      });
+      await waitFor(async () => (await deliveries(project, service.id))[0]!.status === 'failed', {
+        timeoutMs: 30000,
+        what: 'the delivery failed once its dead letter is written',
+      });
       const letters = (await readTopic(dlq)).map((m) => JSON.parse(m.value!));
       expect(letters.filter((l) => l.delivery_id === first.delivery_id)).toHaveLength(1);
       expect(letters[0]).toMatchObject({ delivery_id: first.delivery_id, last_error: 'HTTP 503' });
@@ -262,14 +312,20 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     const project = await pipeline.provision();
     const hook = await createService(project, 'webhook', { url: `${receiver.url}/before-${project.projectKey}` });
     const secret = hook.config.secret as string;
-    const renamed = await api(project, `/notifications/${hook.id}`, { method: 'PUT', body: { name: 'renamed', config: { url: `${receiver.url}/after-${project.projectKey}` } } });
+    const renamed = await api(project, `/notifications/${hook.id}`, {
+      method: 'PUT',
+      body: { name: 'renamed', config: { url: `${receiver.url}/after-${project.projectKey}` } },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data).toMatchObject({ id: hook.id, name: 'renamed', type: 'webhook', config: { url: `${receiver.url}/••••` } });
     expect(renamed.body.data.config.secret).toContain('••••');
     // The subject here is the update: the send's own outcome may still be `pending` when a busy
     // machine needs longer than NOTIFY_SEND_TIMEOUT_MS (that answer is tested above), so wait for the record.
     expect((await api(project, `/notifications/${hook.id}/send`, { body: {} })).status).toBe(200);
-    await waitFor(async () => (await deliveries(project, hook.id))[0]?.status === 'delivered', { timeoutMs: 30000, what: 'the test message delivered to the new URL' });
+    await waitFor(async () => (await deliveries(project, hook.id))[0]?.status === 'delivered', {
+      timeoutMs: 30000,
+      what: 'the test message delivered to the new URL',
+    });
     const sent = receiver.received.find((r) => r.path === `/after-${project.projectKey}`)!;
     expect(() => new Webhook(secret).verify(sent.body, sent.headers as Record<string, string>)).not.toThrow();
 
@@ -387,13 +443,18 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     for (const url of [`https://user:pass@hooks.example.com/x`, `http://user:pass@${receiver.target}/creds`, 'https://token@hooks.example.com/x']) {
       const res = await api(project, '/notifications', { body: { name: 'creds', type: 'webhook', config: { url } } });
       expect(res.status, url).toBe(400);
-      expect(res.body.error.details['config.url'], url).toEqual(['must not contain a user name or password (put a token in the path or query, or use the webhook secret)']);
+      expect(res.body.error.details['config.url'], url).toEqual([
+        'must not contain a user name or password (put a token in the path or query, or use the webhook secret)',
+      ]);
     }
     // Stored before creation refused it: the delivery is refused, the receiver never asked, with or without credentials.
     const path = `/creds-${project.projectKey}`;
     const stored = await db.query<{ id: string }>(
       `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'old', 'webhook', '{}', $2) RETURNING id`,
-      [project.accountId, seal(JSON.stringify({ url: `http://user:pass@${receiver.target}${path}`, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0' }), TEST_SECRETS_KEY)],
+      [
+        project.accountId,
+        seal(JSON.stringify({ url: `http://user:pass@${receiver.target}${path}`, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0' }), TEST_SECRETS_KEY),
+      ],
     );
     const sent = await api(project, `/notifications/${stored.rows[0]!.id}/send`, { body: {} });
     expect(sent.body.data, JSON.stringify(sent.body)).toMatchObject({ status: 'failed', attempts: 1 });
@@ -453,7 +514,10 @@ describe('notifications: API, deliveries over webhook, Slack and email, retries,
     answerFirst();
     expect((await sending).body.data.status).toBe('pending');
     notification = await pipeline.startNotification(notificationEnv('60000'));
-    await waitFor(async () => (await deliveries(project, service.id))[0]?.status === 'delivered', { timeoutMs: 30000, what: 'the delivery recorded after the restart' });
+    await waitFor(async () => (await deliveries(project, service.id))[0]?.status === 'delivered', {
+      timeoutMs: 30000,
+      what: 'the delivery recorded after the restart',
+    });
     const [delivery] = await deliveries(project, service.id);
     // A later message to the same target is delivered after it: nothing is left to send the first one a third time.
     expect((await api(project, `/notifications/${service.id}/send_message`, { body: { subject: 'later', body: 'b' } })).body.data.status).toBe('delivered');

@@ -2,7 +2,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { migrateAll } from '@pulseboard/db';
-import { envelope, freePort, request, spawnService, startPrivatePostgres, TEST_ADMIN_TOKEN, waitFor, type PrivatePostgres, type ServiceProcess } from '@pulseboard/test-kit';
+import {
+  envelope,
+  freePort,
+  request,
+  spawnService,
+  startPrivatePostgres,
+  TEST_ADMIN_TOKEN,
+  waitFor,
+  type PrivatePostgres,
+  type ServiceProcess,
+} from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,10 +64,18 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
     db.on('error', () => undefined);
     // The production bound on webhook outcomes (the engine answers them), and the whole pipeline.
     pipeline = await startPipeline({ DATABASE_URL: databaseUrl, WEBHOOK_OUTCOME_TIMEOUT_MS: '2000' });
-    services.push(pipeline.gateway, await pipeline.startStore(), await pipeline.startRuleEngine(), await pipeline.startNotification(), (await pipeline.startBroadcast()).process);
+    services.push(
+      pipeline.gateway,
+      await pipeline.startStore(),
+      await pipeline.startRuleEngine(),
+      await pipeline.startNotification(),
+      (await pipeline.startBroadcast()).process,
+    );
     const port = await freePort();
     smallReserveUrl = `http://127.0.0.1:${port}`;
-    services.push(await spawnService('gateway', { ...pipeline.env, GATEWAY_PORT: String(port), EVENT_ID_RESERVE_MIN_RATE: '50', EVENT_ID_RESERVE_SECONDS: '1' }));
+    services.push(
+      await spawnService('gateway', { ...pipeline.env, GATEWAY_PORT: String(port), EVENT_ID_RESERVE_MIN_RATE: '50', EVENT_ID_RESERVE_SECONDS: '1' }),
+    );
   }, 180_000);
   afterAll(async () => {
     await services.at(5)?.kill();
@@ -70,7 +88,14 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
     const project = await pipeline.provision({ burstLimit: 10_000_000, hourlyLimit: 10_000_000, monthlyQuota: 10_000_000 });
     const tile = await request(`${pipeline.url}/api/v1/tiles`, {
       token: project.apiKey,
-      body: { name: 'deploys', kind: 'metric', rule: { filter: { type: 'deployment' }, evaluation: { kind: 'window', aggregate: 'count', window: '1h', warning: 1_000_000_000, critical: 2_000_000_000 } } },
+      body: {
+        name: 'deploys',
+        kind: 'metric',
+        rule: {
+          filter: { type: 'deployment' },
+          evaluation: { kind: 'window', aggregate: 'count', window: '1h', warning: 1_000_000_000, critical: 2_000_000_000 },
+        },
+      },
     });
     expect(tile.status).toBe(201);
     const tileId = tile.body.data.id as number;
@@ -91,7 +116,12 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
               : (res.body.events as { event_id: string }[]).map((e) => Number(e.event_id.replace(/^evt_/, '')))
             : [];
         answers.push({ at: Date.now(), endpoint, status: res.status, retryAfter: res.headers.get('retry-after'), ids });
-        if (res.status >= 500) expect(res.body).toMatchObject(endpoint === 'ingest' ? { status: 'error', code: expect.any(String), message: expect.any(String) } : { error: { code: expect.any(String), message: expect.any(String) } });
+        if (res.status >= 500)
+          expect(res.body).toMatchObject(
+            endpoint === 'ingest'
+              ? { status: 'error', code: expect.any(String), message: expect.any(String) }
+              : { error: { code: expect.any(String), message: expect.any(String) } },
+          );
       } catch (error) {
         // A refused or reset connection: what the issue saw when the gateway died.
         answers.push({ at: Date.now(), endpoint, status: 0, retryAfter: null, ids: [] });
@@ -109,7 +139,8 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
         if (inFlight > 400 || Date.now() - tick > TICK_MS) skippedTicks++;
         else {
           for (let i = 0; i < INGEST_PER_TICK; i++) pending.push(send('ingest', envelope(project.projectKey)));
-          for (let i = 0; i < BATCHES_PER_TICK; i++) pending.push(send('webhooks', { events: Array.from({ length: BATCH_SIZE }, () => envelope(project.projectKey)) }));
+          for (let i = 0; i < BATCHES_PER_TICK; i++)
+            pending.push(send('webhooks', { events: Array.from({ length: BATCH_SIZE }, () => envelope(project.projectKey)) }));
           pending.push(send('small', { events: Array.from({ length: SMALL_RESERVE_BATCH }, () => envelope(project.projectKey)) }));
         }
         await new Promise((r) => setTimeout(r, Math.max(0, tick + TICK_MS - Date.now())));
@@ -125,7 +156,11 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
           request(`${pipeline.url}/readyz`).catch(() => ({ status: 0, body: undefined })),
         ]);
         const at = Date.now();
-        reads.push({ sent, at, what: 'read', status: events.status, body: events.body }, { sent, at, what: 'admin', status: admin.status, body: admin.body }, { sent, at, what: 'ready', status: ready.status, body: ready.body });
+        reads.push(
+          { sent, at, what: 'read', status: events.status, body: events.body },
+          { sent, at, what: 'admin', status: admin.status, body: admin.body },
+          { sent, at, what: 'ready', status: ready.status, body: ready.body },
+        );
         await new Promise((r) => setTimeout(r, 200));
       }
     })();
@@ -133,7 +168,9 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
     const storedCount = async () => Number((await db.query('SELECT count(*) FROM events WHERE project_key = $1', [project.projectKey])).rows[0].count);
     // Up and flowing: the store has written some of the load.
     await waitFor(async () => (await storedCount()) > 500, { timeoutMs: 60_000, what: 'the store to write the first events' }).catch((error: unknown) => {
-      throw new Error(`${String(error)}; answers so far ${JSON.stringify(tally(answers.map((a) => a.status)))}, ${JSON.stringify(answers.find((a) => a.status !== 201 && a.status !== 202))}; store log:\n${services[1]!.logs.slice(-20).join('\n')}`);
+      throw new Error(
+        `${String(error)}; answers so far ${JSON.stringify(tally(answers.map((a) => a.status)))}, ${JSON.stringify(answers.find((a) => a.status !== 201 && a.status !== 202))}; store log:\n${services[1]!.logs.slice(-20).join('\n')}`,
+      );
     });
 
     const stopAsked = Date.now();
@@ -147,12 +184,23 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
     const tileValue = async () => Number((await db.query('SELECT value FROM tile_states WHERE tile_id = $1', [tileId])).rows[0]?.value ?? 0);
     // Resumed: the store and the engine write again (the backlog of the outage follows).
     const [storedAtUp, countedAtUp] = [await storedCount(), await tileValue()];
-    const storeResumed = await waitFor(async () => ((await storedCount()) > storedAtUp ? Date.now() : undefined), { timeoutMs: 60_000, intervalMs: 100, what: 'the store to write again' });
-    const engineResumed = await waitFor(async () => ((await tileValue()) > countedAtUp ? Date.now() : undefined), { timeoutMs: 60_000, intervalMs: 100, what: 'the rule engine to count again' });
+    const storeResumed = await waitFor(async () => ((await storedCount()) > storedAtUp ? Date.now() : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      what: 'the store to write again',
+    });
+    const engineResumed = await waitFor(async () => ((await tileValue()) > countedAtUp ? Date.now() : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      what: 'the rule engine to count again',
+    });
     const acknowledgedBeforeUp = answers.filter((a) => a.at <= up).flatMap((a) => a.ids);
 
     // Back: reads answer again, and the pipeline has caught up with what was acknowledged while it was down.
-    const readsBack = await waitFor(() => reads.find((r) => r.at > up && r.what === 'read' && r.status === 200 && reads.some((a) => a.at > up && a.what === 'admin' && a.status === 200))?.at, { timeoutMs: 60_000, what: 'reads to answer 200 again' });
+    const readsBack = await waitFor(
+      () => reads.find((r) => r.at > up && r.what === 'read' && r.status === 200 && reads.some((a) => a.at > up && a.what === 'admin' && a.status === 200))?.at,
+      { timeoutMs: 60_000, what: 'reads to answer 200 again' },
+    );
     const idsBeforeUp = new Set(acknowledgedBeforeUp);
     const storeBack = await waitFor(
       async () => {
@@ -199,14 +247,18 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
       JSON.stringify({
         postgres_stop_took_s: (down - stopAsked) / 1000,
         postgres_down_s: (up - down) / 1000,
-        load_events_per_s: Math.round(answers.reduce((n, a) => n + (a.endpoint === 'webhooks' ? BATCH_SIZE : a.endpoint === 'small' ? SMALL_RESERVE_BATCH : 1), 0) / loadSeconds),
+        load_events_per_s: Math.round(
+          answers.reduce((n, a) => n + (a.endpoint === 'webhooks' ? BATCH_SIZE : a.endpoint === 'small' ? SMALL_RESERVE_BATCH : 1), 0) / loadSeconds,
+        ),
         skipped_ticks: skippedTicks,
         ingest_during_outage: tally(during.filter((a) => a.endpoint === 'ingest').map((a) => a.status)),
         webhooks_during_outage: tally(during.filter((a) => a.endpoint === 'webhooks').map((a) => a.status)),
         small_reserve_during_outage: tally(during.filter((a) => a.endpoint === 'small').map((a) => a.status)),
         small_reserve_first_503_after_stop_s: (smallRefused.at - down) / 1000,
         small_reserve_201_again_after_s: (smallBack.at - up) / 1000,
-        first_503_after_stop_s: during.some((a) => a.endpoint !== 'small' && a.status === 503) ? (during.find((a) => a.endpoint !== 'small' && a.status === 503)!.at - down) / 1000 : null,
+        first_503_after_stop_s: during.some((a) => a.endpoint !== 'small' && a.status === 503)
+          ? (during.find((a) => a.endpoint !== 'small' && a.status === 503)!.at - down) / 1000
+          : null,
         reads_during_outage: phase(down, startAsked, 'read'),
         admin_during_outage: phase(down, startAsked, 'admin'),
         readyz_during_outage: phase(down, startAsked, 'ready'),
@@ -247,11 +299,21 @@ describe('Postgres restarts under load (pg_ctl stop -m fast, down 11 s, started 
       },
       { timeoutMs: 90_000, intervalMs: 500, what: 'the store and the engine to settle' },
     );
-    const { rows: stored } = await db.query('SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids FROM events WHERE id = ANY($1::bigint[])', [acknowledged]);
+    const { rows: stored } = await db.query('SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids FROM events WHERE id = ANY($1::bigint[])', [
+      acknowledged,
+    ]);
     expect(stored[0]).toEqual({ n: acknowledged.length, ids: acknowledged.length });
-    const daily = Number((await db.query('SELECT coalesce(sum(event_count), 0) AS n FROM project_daily_events WHERE project_key = $1', [project.projectKey])).rows[0].n);
+    const daily = Number(
+      (await db.query('SELECT coalesce(sum(event_count), 0) AS n FROM project_daily_events WHERE project_key = $1', [project.projectKey])).rows[0].n,
+    );
     console.log(JSON.stringify({ acknowledged: acknowledged.length, stored_rows: settled.rows, tile_count: settled.value, daily_count: daily }));
-    console.log(JSON.stringify(Object.fromEntries(services.map((s, i) => [['gateway', 'store', 'rule-engine', 'notification', 'broadcast', 'gateway (small reserve)'][i], logEvents(s)]))));
+    console.log(
+      JSON.stringify(
+        Object.fromEntries(
+          services.map((s, i) => [['gateway', 'store', 'rule-engine', 'notification', 'broadcast', 'gateway (small reserve)'][i], logEvents(s)]),
+        ),
+      ),
+    );
     // Nothing but acknowledged events reached Kafka (a 503 here is a refusal before any id was taken).
     expect(settled.rows).toBe(acknowledged.length);
     expect(settled.value).toBe(acknowledged.length);

@@ -27,14 +27,35 @@ describe('rule changes reach a running engine within a second', () => {
 
   it('created, changed and deleted tiles apply to the event sent a second later', async () => {
     const project = await pipeline.provision();
-    const ingest = async (ms: number) => expect((await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'metric', name: 'latency', attributes: { ms } }) })).status).toBe(201);
-    const rule = (warning: number) => ({ filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'ms', warning, critical: 10_000 } });
+    const ingest = async (ms: number) =>
+      expect(
+        (
+          await request(`${pipeline.url}/ingest`, {
+            token: project.apiKey,
+            body: envelope(project.projectKey, { type: 'metric', name: 'latency', attributes: { ms } }),
+          })
+        ).status,
+      ).toBe(201);
+    const rule = (warning: number) => ({
+      filter: { type: 'metric', name: 'latency' },
+      evaluation: { kind: 'threshold', attribute: 'ms', warning, critical: 10_000 },
+    });
 
     // First, the engine is consuming: a tile and an event it has evaluated.
-    const warm = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'Warm-up', kind: 'metric', rule: { filter: { name: 'warm' }, evaluation: { kind: 'threshold', attribute: 'ms', warning: 1, critical: 2 } } } });
+    const warm = await request(`${pipeline.url}/api/v1/tiles`, {
+      token: project.apiKey,
+      body: {
+        name: 'Warm-up',
+        kind: 'metric',
+        rule: { filter: { name: 'warm' }, evaluation: { kind: 'threshold', attribute: 'ms', warning: 1, critical: 2 } },
+      },
+    });
     await waitFor(
       async () => {
-        await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { type: 'metric', name: 'warm', attributes: { ms: 0 } }) });
+        await request(`${pipeline.url}/ingest`, {
+          token: project.apiKey,
+          body: envelope(project.projectKey, { type: 'metric', name: 'warm', attributes: { ms: 0 } }),
+        });
         await new Promise((r) => setTimeout(r, 500));
         return (await state(warm.body.data.id)) !== undefined;
       },

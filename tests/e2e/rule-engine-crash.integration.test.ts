@@ -30,15 +30,33 @@ function projectKeysCoveringPartitions(): string[] {
 }
 const RULES = [
   { name: 'value', rule: { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 60, critical: 90 } } },
-  { name: 'deploys', rule: { filter: { type: 'deployment' }, evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } } } },
+  {
+    name: 'deploys',
+    rule: {
+      filter: { type: 'deployment' },
+      evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } },
+    },
+  },
   { name: 'up', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' } } },
-  { name: 'low values', rule: { filter: { type: 'metric', attributes: { value: { lt: 50 } } }, evaluation: { kind: 'threshold', attribute: 'value', warning: 20, critical: 40 } } },
+  {
+    name: 'low values',
+    rule: { filter: { type: 'metric', attributes: { value: { lt: 50 } } }, evaluation: { kind: 'threshold', attribute: 'value', warning: 20, critical: 40 } },
+  },
   // Windows hold every event they counted: one applied twice (or lost) shows in their values.
   { name: 'metric count', rule: { filter: { type: 'metric' }, evaluation: { kind: 'window', aggregate: 'count', window: '1h', warning: 50, critical: 100 } } },
-  { name: 'metric sum', rule: { filter: { type: 'metric' }, evaluation: { kind: 'window', aggregate: 'sum', attribute: 'value', window: '1h', warning: 2000, critical: 5000 } } },
-  { name: 'metric max', rule: { filter: { type: 'metric' }, evaluation: { kind: 'window', aggregate: 'max', attribute: 'value', window: '1h', warning: 90, critical: 98 } } },
+  {
+    name: 'metric sum',
+    rule: { filter: { type: 'metric' }, evaluation: { kind: 'window', aggregate: 'sum', attribute: 'value', window: '1h', warning: 2000, critical: 5000 } },
+  },
+  {
+    name: 'metric max',
+    rule: { filter: { type: 'metric' }, evaluation: { kind: 'window', aggregate: 'max', attribute: 'value', window: '1h', warning: 90, critical: 98 } },
+  },
   // Damping and staleness state survives the crash too (none of them comes due during the test).
-  { name: 'damped up', rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' }, pending: '1h', recovery: '1h', stale_after: '1h' } },
+  {
+    name: 'damped up',
+    rule: { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' }, pending: '1h', recovery: '1h', stale_after: '1h' },
+  },
 ];
 
 function eventNumber(n: number): Record<string, unknown> {
@@ -64,94 +82,128 @@ describe('rule engines: two instances split the partitions; one killed mid-strea
     await db.end();
   });
 
-  it('final states and history equal a clean replay of the same events: nothing applied twice or lost', async () => {
-    const projects = await Promise.all(projectKeysCoveringPartitions().map((projectKey) => pipeline.provision({ projectKey, burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 1_000_000 })));
-    const PROJECTS = projects.length;
-    const tiles = new Map<string, { id: number; rule: unknown }[]>();
-    for (const project of projects) {
-      const created: { id: number; rule: unknown }[] = [];
-      for (const { name, rule } of RULES) {
-        const res = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name, kind: 'metric', rule } });
-        expect(res.status).toBe(201);
-        created.push({ id: res.body.data.id, rule });
-      }
-      tiles.set(project.projectKey, created);
-    }
-    const tileIds = [...tiles.values()].flat().map((t) => t.id);
-    const historyCount = async () => Number((await db.query('SELECT count(*) FROM tile_state_history WHERE tile_id = ANY($1)', [tileIds])).rows[0].count);
-
-    const engines: ServiceProcess[] = [await pipeline.startRuleEngine(), await pipeline.startRuleEngine()];
-    // One sender at a time checks, the first to find the engine working kills it; the others go on
-    // sending (the check was after an await: every sender saw nothing killed yet and all killed).
-    let killed: Promise<unknown> | undefined;
-    let checking = false;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 12 }, async () => {
-        while (next < EVENTS) {
-          const n = next++;
-          const project = projects[n % PROJECTS]!;
-          const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...eventNumber(n) }) });
+  it(
+    'final states and history equal a clean replay of the same events: nothing applied twice or lost',
+    async () => {
+      const projects = await Promise.all(
+        projectKeysCoveringPartitions().map((projectKey) =>
+          pipeline.provision({ projectKey, burstLimit: 1_000_000, hourlyLimit: 1_000_000, monthlyQuota: 1_000_000 }),
+        ),
+      );
+      const PROJECTS = projects.length;
+      const tiles = new Map<string, { id: number; rule: unknown }[]>();
+      for (const project of projects) {
+        const created: { id: number; rule: unknown }[] = [];
+        for (const { name, rule } of RULES) {
+          const res = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name, kind: 'metric', rule } });
           expect(res.status).toBe(201);
-          // Killed mid-stream once it has taken part: it holds partitions and changes were written.
-          if (killed === undefined && !checking && n >= EVENTS / 3 && engines[0]!.logs.some((l) => l.includes('"event":"partition_claimed"'))) {
-            checking = true;
-            if ((await historyCount()) > 0) killed = engines[0]!.kill('SIGKILL');
-            checking = false;
-            await killed;
-          }
+          created.push({ id: res.body.data.id, rule });
         }
-      }),
-    );
-    expect(killed).toBeDefined();
-    engines.push(await pipeline.startRuleEngine());
-
-    // Done when the engines' stored offsets reach the end of the topic.
-    const topic = pipeline.env.TOPIC_EVENTS!;
-    const total = await topicMessageCount(topic);
-    expect(total).toBe(EVENTS);
-    await waitFor(
-      async () => Number((await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND next_offset >= 0', [pipeline.env.RULE_ENGINE_GROUP_ID, topic])).rows[0].n) === total,
-      { timeoutMs: 90_000, what: 'the engines to reach the end of the topic' },
-    );
-    // Both first instances claimed partitions (they split them).
-    for (const engine of engines.slice(0, 2)) expect(engine.logs.some((l) => l.includes('"event":"partition_claimed"'))).toBe(true);
-
-    // The clean replay: the same events, in the topic's order, through the same rules.
-    const validate = tileRuleValidator(createAjv());
-    const replayed = new Map<number, { state: TileState; history: unknown[] }>();
-    const compiled = new Map([...tiles].map(([key, list]) => [key, compileProjectRules(list, validate)]));
-    for (const message of await readTopic(topic)) {
-      const event = JSON.parse(message.value!) as IngestedEvent;
-      for (const tile of compiled.get(event.project_key)!.matching(toRuleEvent(event))) {
-        const current = replayed.get(tile.id) ?? { state: tile.evaluator.initialState(), history: [] };
-        const step = tile.evaluator.applyEvent(current.state, toRuleEvent(event), Date.now());
-        replayed.set(tile.id, { state: step.state, history: [...current.history, ...step.changes.map((c) => [c.version, c.status, c.previous_status, c.value, c.event_id])] });
+        tiles.set(project.projectKey, created);
       }
-    }
+      const tileIds = [...tiles.values()].flat().map((t) => t.id);
+      const historyCount = async () => Number((await db.query('SELECT count(*) FROM tile_state_history WHERE tile_id = ANY($1)', [tileIds])).rows[0].count);
 
-    for (const id of tileIds) {
-      const expected = replayed.get(id);
-      const stored = (await db.query('SELECT status, value, version::int, last_event_id::float8 AS last_event_id FROM tile_states WHERE tile_id = $1', [id])).rows[0];
-      const history = (await db.query('SELECT version, status, previous_status, value, event_id FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [id])).rows.map((r) => [
-        Number(r.version),
-        r.status,
-        r.previous_status,
-        r.value,
-        r.event_id === null ? null : Number(r.event_id),
-      ]);
-      expect(history).toEqual(expected?.history ?? []);
-      if (expected === undefined) continue;
-      expect(stored).toEqual({ status: expected.state.status, value: expected.state.value, version: expected.state.version, last_event_id: expected.state.last_event_id });
-    }
-    // Every tile-change message left through the outbox (at least once: positions cover the history exactly).
-    // The relay sends after the commit, so the last commit's changes may still be on their way: wait for them.
-    const historyIds = (await db.query('SELECT id::float8 AS id FROM tile_state_history WHERE tile_id = ANY($1) ORDER BY id', [tileIds])).rows.map((r) => Number(r.id));
-    const relayedPositions = async () =>
-      [...new Set(
-        (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).map((m) => JSON.parse(m.value!) as { position: number; tile_id: number }).filter((c) => tileIds.includes(c.tile_id)).map((c) => c.position),
-      )].sort((a, b) => a - b);
-    await waitFor(async () => (await relayedPositions()).length >= historyIds.length, { timeoutMs: 30_000, what: 'every history row relayed to the tile-changes topic' }).catch(() => undefined);
-    expect(await relayedPositions()).toEqual(historyIds);
-  }, TEST_TIMEOUT_MS);
+      const engines: ServiceProcess[] = [await pipeline.startRuleEngine(), await pipeline.startRuleEngine()];
+      // One sender at a time checks, the first to find the engine working kills it; the others go on
+      // sending (the check was after an await: every sender saw nothing killed yet and all killed).
+      let killed: Promise<unknown> | undefined;
+      let checking = false;
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 12 }, async () => {
+          while (next < EVENTS) {
+            const n = next++;
+            const project = projects[n % PROJECTS]!;
+            const res = await request(`${pipeline.url}/ingest`, {
+              token: project.apiKey,
+              body: envelope(project.projectKey, { timestamp: new Date().toISOString(), ...eventNumber(n) }),
+            });
+            expect(res.status).toBe(201);
+            // Killed mid-stream once it has taken part: it holds partitions and changes were written.
+            if (killed === undefined && !checking && n >= EVENTS / 3 && engines[0]!.logs.some((l) => l.includes('"event":"partition_claimed"'))) {
+              checking = true;
+              if ((await historyCount()) > 0) killed = engines[0]!.kill('SIGKILL');
+              checking = false;
+              await killed;
+            }
+          }
+        }),
+      );
+      expect(killed).toBeDefined();
+      engines.push(await pipeline.startRuleEngine());
+
+      // Done when the engines' stored offsets reach the end of the topic.
+      const topic = pipeline.env.TOPIC_EVENTS!;
+      const total = await topicMessageCount(topic);
+      expect(total).toBe(EVENTS);
+      await waitFor(
+        async () =>
+          Number(
+            (
+              await db.query('SELECT coalesce(sum(next_offset), 0) AS n FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND next_offset >= 0', [
+                pipeline.env.RULE_ENGINE_GROUP_ID,
+                topic,
+              ])
+            ).rows[0].n,
+          ) === total,
+        { timeoutMs: 90_000, what: 'the engines to reach the end of the topic' },
+      );
+      // Both first instances claimed partitions (they split them).
+      for (const engine of engines.slice(0, 2)) expect(engine.logs.some((l) => l.includes('"event":"partition_claimed"'))).toBe(true);
+
+      // The clean replay: the same events, in the topic's order, through the same rules.
+      const validate = tileRuleValidator(createAjv());
+      const replayed = new Map<number, { state: TileState; history: unknown[] }>();
+      const compiled = new Map([...tiles].map(([key, list]) => [key, compileProjectRules(list, validate)]));
+      for (const message of await readTopic(topic)) {
+        const event = JSON.parse(message.value!) as IngestedEvent;
+        for (const tile of compiled.get(event.project_key)!.matching(toRuleEvent(event))) {
+          const current = replayed.get(tile.id) ?? { state: tile.evaluator.initialState(), history: [] };
+          const step = tile.evaluator.applyEvent(current.state, toRuleEvent(event), Date.now());
+          replayed.set(tile.id, {
+            state: step.state,
+            history: [...current.history, ...step.changes.map((c) => [c.version, c.status, c.previous_status, c.value, c.event_id])],
+          });
+        }
+      }
+
+      for (const id of tileIds) {
+        const expected = replayed.get(id);
+        const stored = (await db.query('SELECT status, value, version::int, last_event_id::float8 AS last_event_id FROM tile_states WHERE tile_id = $1', [id]))
+          .rows[0];
+        const history = (
+          await db.query('SELECT version, status, previous_status, value, event_id FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [id])
+        ).rows.map((r) => [Number(r.version), r.status, r.previous_status, r.value, r.event_id === null ? null : Number(r.event_id)]);
+        expect(history).toEqual(expected?.history ?? []);
+        if (expected === undefined) continue;
+        expect(stored).toEqual({
+          status: expected.state.status,
+          value: expected.state.value,
+          version: expected.state.version,
+          last_event_id: expected.state.last_event_id,
+        });
+      }
+      // Every tile-change message left through the outbox (at least once: positions cover the history exactly).
+      // The relay sends after the commit, so the last commit's changes may still be on their way: wait for them.
+      const historyIds = (await db.query('SELECT id::float8 AS id FROM tile_state_history WHERE tile_id = ANY($1) ORDER BY id', [tileIds])).rows.map((r) =>
+        Number(r.id),
+      );
+      const relayedPositions = async () =>
+        [
+          ...new Set(
+            (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!))
+              .map((m) => JSON.parse(m.value!) as { position: number; tile_id: number })
+              .filter((c) => tileIds.includes(c.tile_id))
+              .map((c) => c.position),
+          ),
+        ].sort((a, b) => a - b);
+      await waitFor(async () => (await relayedPositions()).length >= historyIds.length, {
+        timeoutMs: 30_000,
+        what: 'every history row relayed to the tile-changes topic',
+      }).catch(() => undefined);
+      expect(await relayedPositions()).toEqual(historyIds);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

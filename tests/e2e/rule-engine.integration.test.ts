@@ -17,7 +17,10 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    engine = await startRuleEngine(loadRuleEngineEnv({ ...pipeline.env, RULE_ENGINE_HTTP_PORT: String(await freePort()), RULE_ENGINE_RULES_POLL_MS: '100000' }), { clock });
+    engine = await startRuleEngine(
+      loadRuleEngineEnv({ ...pipeline.env, RULE_ENGINE_HTTP_PORT: String(await freePort()), RULE_ENGINE_RULES_POLL_MS: '100000' }),
+      { clock },
+    );
   });
   afterAll(async () => {
     await engine?.stop();
@@ -31,18 +34,27 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
     return res.body.data.id as number;
   };
   const ingest = async (project: Project, event: Record<string, unknown>): Promise<number> => {
-    const res = await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { timestamp: new Date(now).toISOString(), ...event }) });
+    const res = await request(`${pipeline.url}/ingest`, {
+      token: project.apiKey,
+      body: envelope(project.projectKey, { timestamp: new Date(now).toISOString(), ...event }),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.event_id as number;
   };
-  const state = async (tileId: number) => (await db.query('SELECT status, value, version, last_event_id FROM tile_states WHERE tile_id = $1', [tileId])).rows[0];
+  const state = async (tileId: number) =>
+    (await db.query('SELECT status, value, version, last_event_id FROM tile_states WHERE tile_id = $1', [tileId])).rows[0];
   const history = async (tileId: number) =>
-    (await db.query('SELECT id, status, previous_status, value, version, event_id, cause FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [tileId])).rows;
-  const waitForVersion = (tileId: number, version: number) => waitFor(async () => (await state(tileId))?.version === version, { timeoutMs: 15000, what: `tile ${tileId} at version ${version}` });
+    (await db.query('SELECT id, status, previous_status, value, version, event_id, cause FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [tileId]))
+      .rows;
+  const waitForVersion = (tileId: number, version: number) =>
+    waitFor(async () => (await state(tileId))?.version === version, { timeoutMs: 15000, what: `tile ${tileId} at version ${version}` });
 
   it('threshold: each crossing is one change with version, history and a tile-changes message', async () => {
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
-    const tile = await createTile(project, 'CPU', { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } });
+    const tile = await createTile(project, 'CPU', {
+      filter: { type: 'metric', name: 'cpu' },
+      evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 },
+    });
     await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 50 } });
     await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 60 } });
     const warn = await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 85 } });
@@ -55,15 +67,31 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
       ['ok', 'ok', 60, 2, 'event'],
       ['ok', 'warning', 85, 3, 'event'],
     ]);
-    await waitFor(async () => (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).filter((m) => m.key === project.projectKey).length === 3, { timeoutMs: 10000, what: 'three tile-changes messages' });
+    await waitFor(async () => (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).filter((m) => m.key === project.projectKey).length === 3, {
+      timeoutMs: 10000,
+      what: 'three tile-changes messages',
+    });
     const messages = (await readTopic(pipeline.env.TOPIC_TILE_CHANGES!)).filter((m) => m.key === project.projectKey).map((m) => JSON.parse(m.value!));
     expect(messages.map((m) => m.position)).toEqual(rows.map((r) => Number(r.id)));
-    expect(messages[2]).toMatchObject({ tile_id: tile, project_key: project.projectKey, tile_name: 'CPU', status: 'warning', previous_status: 'ok', value: 85, version: 3, event_id: warn, cause: 'event' });
+    expect(messages[2]).toMatchObject({
+      tile_id: tile,
+      project_key: project.projectKey,
+      tile_name: 'CPU',
+      status: 'warning',
+      previous_status: 'ok',
+      value: 85,
+      version: 3,
+      event_id: warn,
+      cause: 'event',
+    });
   });
 
   it('window: the value falls as events leave it, from the timer, with no new event', async () => {
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
-    const tile = await createTile(project, 'Errors', { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 2, critical: 10 } });
+    const tile = await createTile(project, 'Errors', {
+      filter: { type: 'error' },
+      evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 2, critical: 10 },
+    });
     now = Date.now();
     for (let i = 0; i < 3; i++) await ingest(project, { type: 'error', name: 'boom' });
     await waitForVersion(tile, 3);
@@ -82,7 +110,10 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
 
   it('the timer opens a transaction only for a partition with something due: a tick with nothing due costs none', async () => {
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
-    const tile = await createTile(project, 'Errors soon gone', { filter: { type: 'error' }, evaluation: { kind: 'window', aggregate: 'count', window: '1m', warning: 1, critical: 10 } });
+    const tile = await createTile(project, 'Errors soon gone', {
+      filter: { type: 'error' },
+      evaluation: { kind: 'window', aggregate: 'count', window: '1m', warning: 1, critical: 10 },
+    });
     now = Date.now();
     await ingest(project, { type: 'error', name: 'boom' });
     await waitForVersion(tile, 1);
@@ -106,7 +137,11 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
     now = Date.now();
     const uptime = await createTile(project, 'Uptime', { filter: { type: 'uptime' }, evaluation: { kind: 'up_down', attribute: 'is_up' }, stale_after: '10m' });
-    const damped = await createTile(project, 'Damped', { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 }, pending: '1m' });
+    const damped = await createTile(project, 'Damped', {
+      filter: { type: 'metric' },
+      evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 },
+      pending: '1m',
+    });
     await ingest(project, { type: 'uptime', name: 'check', attributes: { is_up: true } });
     await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 10 } });
     await waitForVersion(uptime, 1);
@@ -126,7 +161,11 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
   it('recovery holds a better status until it has lasted; the value follows the data at once', async () => {
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
     now = Date.now();
-    const tile = await createTile(project, 'Recovering', { filter: { type: 'metric' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 }, recovery: '2m' });
+    const tile = await createTile(project, 'Recovering', {
+      filter: { type: 'metric' },
+      evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 },
+      recovery: '2m',
+    });
     const bad = await ingest(project, { type: 'metric', name: 'cpu', attributes: { value: 99 } });
     await waitForVersion(tile, 1);
     expect(await state(tile)).toMatchObject({ status: 'critical', value: 99, last_event_id: bad });
@@ -149,7 +188,10 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
   it('a rule change applies to the next event, with no restart', async () => {
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
     now = Date.now();
-    const tile = await createTile(project, 'Latency', { filter: { type: 'metric', name: 'latency' }, evaluation: { kind: 'threshold', attribute: 'ms', warning: 500, critical: 1000 } });
+    const tile = await createTile(project, 'Latency', {
+      filter: { type: 'metric', name: 'latency' },
+      evaluation: { kind: 'threshold', attribute: 'ms', warning: 500, critical: 1000 },
+    });
     await ingest(project, { type: 'metric', name: 'latency', attributes: { ms: 300 } });
     await waitForVersion(tile, 1);
     const put = await request(`${pipeline.url}/api/v1/tiles/${tile}`, {
@@ -194,12 +236,37 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
     for (const [name, filter] of Object.entries(filters)) ids[name] = await createTile(project, name, counted(filter));
     const windows: Record<string, number> = {};
     for (const aggregate of ['sum', 'avg', 'min', 'max'] as const) {
-      windows[aggregate] = await createTile(project, aggregate, { filter: { name: 'latency' }, evaluation: { kind: 'window', aggregate, attribute: 'ms', window: '5m', warning: 100000 } });
+      windows[aggregate] = await createTile(project, aggregate, {
+        filter: { name: 'latency' },
+        evaluation: { kind: 'window', aggregate, attribute: 'ms', window: '5m', warning: 100000 },
+      });
     }
     const events = [
-      { type: 'error', name: 'a', severity: 'error', source: 'billing', channel: 'ops', labels: ['prod', 'api', 'x'], attributes: { http: { status: 500 }, region: 'eu', trace: 't1', message: 'upstream timeout' } },
-      { type: 'error', name: 'b', severity: 'warn', source: 'web', labels: ['prod'], attributes: { http: { status: 404 }, region: 'ap', message: 'not found' } },
-      { type: 'infrastructure', name: 'c', severity: 'critical', channel: 'ops', labels: ['api', 'prod'], attributes: { http: { status: 200 }, region: 'us', trace: 't3' } },
+      {
+        type: 'error',
+        name: 'a',
+        severity: 'error',
+        source: 'billing',
+        channel: 'ops',
+        labels: ['prod', 'api', 'x'],
+        attributes: { http: { status: 500 }, region: 'eu', trace: 't1', message: 'upstream timeout' },
+      },
+      {
+        type: 'error',
+        name: 'b',
+        severity: 'warn',
+        source: 'web',
+        labels: ['prod'],
+        attributes: { http: { status: 404 }, region: 'ap', message: 'not found' },
+      },
+      {
+        type: 'infrastructure',
+        name: 'c',
+        severity: 'critical',
+        channel: 'ops',
+        labels: ['api', 'prod'],
+        attributes: { http: { status: 200 }, region: 'us', trace: 't3' },
+      },
       { type: 'metric', name: 'latency', attributes: { ms: 100 } },
       { type: 'metric', name: 'latency', attributes: { ms: 300 } },
       { type: 'metric', name: 'latency', attributes: { ms: 200 } },
@@ -209,7 +276,24 @@ describe('rule engine: events evaluated against tile rules (CONTRACT Tiles)', ()
     await waitForVersion(windows.sum!, 3);
     const value = async (id: number) => (await state(id))?.value ?? 0;
     const counts = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([name, id]) => [name, await value(id)])));
-    expect(counts).toEqual({ eq: 1, plain: 1, ne: 5, in: 2, gt: 1, gte: 2, lt: 1, lte: 2, exists: 2, absent: 4, contains: 1, labels: 2, severity: 2, source: 1, channel: 2, names: 2 });
+    expect(counts).toEqual({
+      eq: 1,
+      plain: 1,
+      ne: 5,
+      in: 2,
+      gt: 1,
+      gte: 2,
+      lt: 1,
+      lte: 2,
+      exists: 2,
+      absent: 4,
+      contains: 1,
+      labels: 2,
+      severity: 2,
+      source: 1,
+      channel: 2,
+      names: 2,
+    });
     expect(await value(windows.sum!)).toBe(600);
     expect(await value(windows.avg!)).toBe(200);
     expect(await value(windows.min!)).toBe(100);

@@ -9,7 +9,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Runs a service's main with exactly `env` (no inherited secrets); its exit code and output. */
 function run(service: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, `services/${service}/src/main.ts`], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, `services/${service}/src/main.ts`], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -27,9 +31,24 @@ function withoutSecrets(): Record<string, string> {
 describe('no known secrets: the services refuse to start', { timeout: 180_000 }, () => {
   it.each([
     ['unset', {}, /must have required property 'SECRETS_KEY'/, /must have required property 'ADMIN_TOKEN'/],
-    ['the old defaults', { SECRETS_KEY: 'pulseboard-development-secrets-key', ADMIN_TOKEN: 'change-me-to-a-long-secret' }, /SECRETS_KEY is a published default/, /ADMIN_TOKEN is a published default/],
-    ['the old Kubernetes placeholders', { SECRETS_KEY: 'CHANGE_ME_TO_A_LONG_RANDOM_SECRET', ADMIN_TOKEN: 'CHANGE_ME' }, /SECRETS_KEY is a published default/, /ADMIN_TOKEN is a published default/],
-    ['short ones', { SECRETS_KEY: 'k'.repeat(8) + '0123456789abcdefghij', ADMIN_TOKEN: '0123456789abcdefghijklmnopqrstu' }, /SECRETS_KEY must be at least 32 bytes/, /ADMIN_TOKEN must be at least 32 bytes/],
+    [
+      'the old defaults',
+      { SECRETS_KEY: 'pulseboard-development-secrets-key', ADMIN_TOKEN: 'change-me-to-a-long-secret' },
+      /SECRETS_KEY is a published default/,
+      /ADMIN_TOKEN is a published default/,
+    ],
+    [
+      'the old Kubernetes placeholders',
+      { SECRETS_KEY: 'CHANGE_ME_TO_A_LONG_RANDOM_SECRET', ADMIN_TOKEN: 'CHANGE_ME' },
+      /SECRETS_KEY is a published default/,
+      /ADMIN_TOKEN is a published default/,
+    ],
+    [
+      'short ones',
+      { SECRETS_KEY: 'k'.repeat(8) + '0123456789abcdefghij', ADMIN_TOKEN: '0123456789abcdefghijklmnopqrstu' },
+      /SECRETS_KEY must be at least 32 bytes/,
+      /ADMIN_TOKEN must be at least 32 bytes/,
+    ],
   ])('gateway with %s secrets: exits naming both variables at once', async (_what, secrets, keyError, tokenError) => {
     const { code, output } = await run('gateway', { ...withoutSecrets(), ...secrets });
     expect(code).not.toBe(0);

@@ -12,8 +12,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 function seed(url: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...SOURCE_NODE_ARGS, 'deploy/seed-demo.ts', url, TEST_ADMIN_TOKEN, ...args], { cwd: root, env: { PATH: process.env.PATH, ...env }, timeout: 30000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [...SOURCE_NODE_ARGS, 'deploy/seed-demo.ts', url, TEST_ADMIN_TOKEN, ...args],
+      { cwd: root, env: { PATH: process.env.PATH, ...env }, timeout: 30000 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );
   });
 }
@@ -82,7 +85,14 @@ describe('deploy/seed-demo.ts against a real gateway', () => {
     expect(first.stdout).not.toContain('note:');
     expect((await request(`${pipeline.url}/ingest`, { token: apiKey, body: envelope(names.DEMO_PROJECT_KEY) })).status).toBe(201);
     const tiles = await request(`${pipeline.url}/api/v1/tiles`, { token: token });
-    expect(tiles.body.data.map((t: { name: string }) => t.name)).toEqual(['Deployments', 'API uptime', 'CPU usage', 'Errors, last 5 minutes', 'GitHub deployments', 'Alertmanager alerts']);
+    expect(tiles.body.data.map((t: { name: string }) => t.name)).toEqual([
+      'Deployments',
+      'API uptime',
+      'CPU usage',
+      'Errors, last 5 minutes',
+      'GitHub deployments',
+      'Alertmanager alerts',
+    ]);
 
     const second = await seed(pipeline.url, names);
     expect(second.code, second.stderr).toBe(0);
@@ -101,8 +111,11 @@ describe('deploy/seed-demo.ts against a real gateway', () => {
 
   it('fails with a clear message and a non-zero exit when the admin token is wrong', async () => {
     const run = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile(process.execPath, [...SOURCE_NODE_ARGS, 'deploy/seed-demo.ts', pipeline.url, 'wrong-token'], { cwd: root, env: { PATH: process.env.PATH } }, (error, _stdout, stderr) =>
-        resolve({ code: error === null ? 0 : Number(error.code), stderr }),
+      execFile(
+        process.execPath,
+        [...SOURCE_NODE_ARGS, 'deploy/seed-demo.ts', pipeline.url, 'wrong-token'],
+        { cwd: root, env: { PATH: process.env.PATH } },
+        (error, _stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stderr }),
       ),
     );
     expect(run.code).toBe(1);

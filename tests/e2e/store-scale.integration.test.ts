@@ -31,7 +31,17 @@ describe('store instances on one backlog', () => {
         const n = start + i;
         const project = projects[n % PROJECTS]!;
         // Spread over three days, so batches span partitions of the table too.
-        const event = { id: 7_000_000_000_000 + n, project_key: project, account_id: 1, type: 'metric', name: 'cpu_usage', timestamp: new Date(now - (n % 3) * 86_400_000 - n).toISOString(), received_at: new Date(now).toISOString(), labels: [`l${n % 4}`], attributes: { value: n } };
+        const event = {
+          id: 7_000_000_000_000 + n,
+          project_key: project,
+          account_id: 1,
+          type: 'metric',
+          name: 'cpu_usage',
+          timestamp: new Date(now - (n % 3) * 86_400_000 - n).toISOString(),
+          received_at: new Date(now).toISOString(),
+          labels: [`l${n % 4}`],
+          attributes: { value: n },
+        };
         return { key: project, value: JSON.stringify(event) };
       });
       await producer.send({ topic: env.TOPIC_EVENTS!, messages });
@@ -62,7 +72,10 @@ describe('store instances on one backlog', () => {
       [projects],
     );
     expect(ids.rows[0]).toEqual({ n: EVENTS, distinct_ids: EVENTS, lo: '7000000000000', hi: String(7_000_000_000_000 + EVENTS - 1) });
-    const counts = await db.query('SELECT (SELECT sum(event_count)::int FROM project_monthly_usage WHERE project_key = ANY($1)) AS monthly, (SELECT sum(event_count)::int FROM project_daily_events WHERE project_key = ANY($1)) AS daily, (SELECT count(*)::int FROM event_labels WHERE project_key = ANY($1)) AS labels', [projects]);
+    const counts = await db.query(
+      'SELECT (SELECT sum(event_count)::int FROM project_monthly_usage WHERE project_key = ANY($1)) AS monthly, (SELECT sum(event_count)::int FROM project_daily_events WHERE project_key = ANY($1)) AS daily, (SELECT count(*)::int FROM event_labels WHERE project_key = ANY($1)) AS labels',
+      [projects],
+    );
     expect(counts.rows[0]).toEqual({ monthly: EVENTS, daily: EVENTS, labels: EVENTS });
   });
 });

@@ -15,7 +15,8 @@ interface ReceivedSpan {
 }
 
 /** OTLP/JSON ids are hex; protobuf-JSON mappings write base64: either is read as hex. */
-const hex = (id: string | undefined): string => (id === undefined || id === '' ? '' : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex'));
+const hex = (id: string | undefined): string =>
+  id === undefined || id === '' ? '' : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex');
 
 /** A tiny OTLP/HTTP receiver: decodes the JSON export requests (POST /v1/traces) into spans. */
 async function otlpReceiver() {
@@ -33,7 +34,14 @@ async function otlpReceiver() {
         const service = rs.resource?.attributes?.find((a: { key: string }) => a.key === 'service.name')?.value?.stringValue ?? '';
         for (const ss of rs.scopeSpans ?? [])
           for (const s of ss.spans ?? [])
-            spans.push({ service, name: s.name, traceId: hex(s.traceId), spanId: hex(s.spanId), parentSpanId: hex(s.parentSpanId), links: (s.links ?? []).map((l: { traceId: string; spanId: string }) => ({ traceId: hex(l.traceId), spanId: hex(l.spanId) })) });
+            spans.push({
+              service,
+              name: s.name,
+              traceId: hex(s.traceId),
+              spanId: hex(s.spanId),
+              parentSpanId: hex(s.parentSpanId),
+              links: (s.links ?? []).map((l: { traceId: string; spanId: string }) => ({ traceId: hex(l.traceId), spanId: hex(l.spanId) })),
+            });
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
@@ -62,16 +70,30 @@ describe('tracing: one event followed through the five services (OTLP to an in-p
   it("the caller's trace goes on through gateway → store and rule engine → broadcast and notification, each span the child of the stage before", async () => {
     const project = await pipeline.provision();
     const url = pipeline.url;
-    const tile = await request(`${url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'CPU', kind: 'metric', rule: { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } } } });
+    const tile = await request(`${url}/api/v1/tiles`, {
+      token: project.apiKey,
+      body: {
+        name: 'CPU',
+        kind: 'metric',
+        rule: { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } },
+      },
+    });
     expect(tile.status, JSON.stringify(tile.body)).toBe(201);
 
     const traceId = randomBytes(16).toString('hex');
     const callerSpan = randomBytes(8).toString('hex');
-    const res = await request(`${url}/ingest`, { token: project.apiKey, headers: { traceparent: `00-${traceId}-${callerSpan}-01` }, body: envelope(project.projectKey, { type: 'metric', name: 'cpu', timestamp: new Date().toISOString(), attributes: { value: 99 } }) });
+    const res = await request(`${url}/ingest`, {
+      token: project.apiKey,
+      headers: { traceparent: `00-${traceId}-${callerSpan}-01` },
+      body: envelope(project.projectKey, { type: 'metric', name: 'cpu', timestamp: new Date().toISOString(), attributes: { value: 99 } }),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
 
     const stage = (service: string) => receiver.spans.find((s) => s.traceId === traceId && s.service === `pulseboard-${service}`);
-    await waitFor(() => ['gateway', 'store', 'rule-engine', 'broadcast', 'notification'].every((s) => stage(s) !== undefined), { timeoutMs: 20_000, what: 'a span of every service in the trace' });
+    await waitFor(() => ['gateway', 'store', 'rule-engine', 'broadcast', 'notification'].every((s) => stage(s) !== undefined), {
+      timeoutMs: 20_000,
+      what: 'a span of every service in the trace',
+    });
     const [gateway, store, engine, broadcast, notification] = (['gateway', 'store', 'rule-engine', 'broadcast', 'notification'] as const).map((s) => stage(s)!);
     expect(gateway!.name).toBe('POST /ingest');
     expect(gateway!.parentSpanId).toBe(callerSpan);

@@ -81,11 +81,13 @@ describe('deploy/up.sh, and the dashboard link it prints', () => {
       const down = await script('deploy/down.sh', [], env, 120_000);
       if (down.code !== 0) console.error(`deploy/down.sh failed: ${down.output}`);
     }
-    const admin = new pg.Client({ connectionString: (() => {
-      const url = new URL(TEST_DATABASE_URL);
-      url.pathname = '/postgres';
-      return url.toString();
-    })() });
+    const admin = new pg.Client({
+      connectionString: (() => {
+        const url = new URL(TEST_DATABASE_URL);
+        url.pathname = '/postgres';
+        return url.toString();
+      })(),
+    });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).finally(() => admin.end());
     rmSync(state, { recursive: true, force: true });

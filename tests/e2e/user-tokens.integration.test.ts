@@ -34,7 +34,16 @@ describe('user tokens: expiry, list, revoke', () => {
     const userId = users.body.data[0].id as number;
     const issued = await admin(`/users/${userId}/tokens`, { body: { label: 'ci' } });
     expect(issued.status).toBe(201);
-    expect(issued.body).toEqual({ id: expect.any(Number), user_id: userId, label: 'ci', prefix: issued.body.token.slice(0, 10), created_at: expect.any(String), expires_at: null, last_used_at: null, token: expect.stringMatching(/^evu_[A-Za-z0-9_-]{43}$/) });
+    expect(issued.body).toEqual({
+      id: expect.any(Number),
+      user_id: userId,
+      label: 'ci',
+      prefix: issued.body.token.slice(0, 10),
+      created_at: expect.any(String),
+      expires_at: null,
+      last_used_at: null,
+      token: expect.stringMatching(/^evu_[A-Za-z0-9_-]{43}$/),
+    });
     const token = issued.body.token as string;
     expect((await projects(b.url, token)).status).toBe(200);
 
@@ -74,10 +83,13 @@ describe('user tokens: expiry, list, revoke', () => {
     expect(issued.status).toBe(201);
     expect(new Date(issued.body.expires_at).getTime()).toBe(expiresAt.getTime());
     expect((await projects(a.url, issued.body.token)).status).toBe(200);
-    const expired = await waitFor(async () => {
-      const r = await projects(b.url, issued.body.token);
-      return r.status === 401 ? r : undefined;
-    }, { what: 'the token to expire', timeoutMs: 10_000, intervalMs: 100 });
+    const expired = await waitFor(
+      async () => {
+        const r = await projects(b.url, issued.body.token);
+        return r.status === 401 ? r : undefined;
+      },
+      { what: 'the token to expire', timeoutMs: 10_000, intervalMs: 100 },
+    );
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt.getTime());
     expect(expired.body).toEqual({ error: { code: 'invalid_api_key', message: 'The user token has expired' } });
     expect((await projects(a.url, issued.body.token)).body.error.message).toBe('The user token has expired');
@@ -86,7 +98,7 @@ describe('user tokens: expiry, list, revoke', () => {
     expect((await admin(`/users/${userId}/tokens`)).body.data.map((t: { label: string }) => t.label)).toEqual(['default', 'short']);
   });
 
-  it('lets a user manage their own tokens: issue with an expiry, list, revoke; never another user\'s, never with a project key', async () => {
+  it("lets a user manage their own tokens: issue with an expiry, list, revoke; never another user's, never with a project key", async () => {
     const p = await provisionProject(a.url, TEST_ADMIN_TOKEN);
     const other = await provisionProject(a.url, TEST_ADMIN_TOKEN);
     const own = (path: string, init: Parameters<typeof request>[1] = {}) => request(`${a.url}/api/v1/tokens${path}`, { token: p.userToken, ...init });
@@ -113,7 +125,10 @@ describe('user tokens: expiry, list, revoke', () => {
     expect(byKey.status).toBe(403);
     expect(byKey.body.error.code).toBe('user_token_required');
     // A past expiry is refused.
-    expect((await own('', { body: { expires_at: new Date(Date.now() - 1000).toISOString() } })).body.error).toMatchObject({ code: 'validation_error', details: { expires_at: ['must be in the future'] } });
+    expect((await own('', { body: { expires_at: new Date(Date.now() - 1000).toISOString() } })).body.error).toMatchObject({
+      code: 'validation_error',
+      details: { expires_at: ['must be in the future'] },
+    });
 
     // The new token revokes itself; refused on the very next request to the other gateway.
     expect((await request(`${a.url}/api/v1/tokens/${issued.body.id}`, { method: 'DELETE', token: issued.body.token })).status).toBe(204);

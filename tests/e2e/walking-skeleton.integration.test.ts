@@ -28,13 +28,23 @@ describe('an event travels gateway → Kafka → store → Postgres → read API
       rate_limit_remaining: 99,
     });
     const id = res.body.event_id as number;
-    const list = await waitFor(async () => {
-      const r = await request(`${pipeline.url}/api/v1/events`, { token: project.apiKey });
-      return r.body.data?.length === 1 ? r : undefined;
-    }, { what: 'the event to be stored' });
+    const list = await waitFor(
+      async () => {
+        const r = await request(`${pipeline.url}/api/v1/events`, { token: project.apiKey });
+        return r.body.data?.length === 1 ? r : undefined;
+      },
+      { what: 'the event to be stored' },
+    );
     expect(list.status).toBe(200);
     expect(list.body.meta).toEqual({ current_page: 1, total_pages: 1, total_count: 1, per_page: 25 });
-    expect(list.body.data[0]).toMatchObject({ event_id: id, type: 'deployment', name: 'deploy_finished', labels: ['prod'], correlation_id: 'wf-1', attributes: sent.attributes });
+    expect(list.body.data[0]).toMatchObject({
+      event_id: id,
+      type: 'deployment',
+      name: 'deploy_finished',
+      labels: ['prod'],
+      correlation_id: 'wf-1',
+      attributes: sent.attributes,
+    });
 
     for (const ref of [String(id), `evt_${id}`]) {
       const one = await request(`${pipeline.url}/api/v1/events/${ref}`, { token: project.apiKey });
@@ -47,7 +57,9 @@ describe('an event travels gateway → Kafka → store → Postgres → read API
     const other = await pipeline.provision();
     const res = await request(`${pipeline.url}/ingest`, { token: other.apiKey, body: envelope(other.projectKey) });
     expect(res.status).toBe(201);
-    await waitFor(async () => (await request(`${pipeline.url}/api/v1/events/${res.body.event_id}`, { token: other.apiKey })).status === 200, { what: 'other event stored' });
+    await waitFor(async () => (await request(`${pipeline.url}/api/v1/events/${res.body.event_id}`, { token: other.apiKey })).status === 200, {
+      what: 'other event stored',
+    });
     const foreign = await request(`${pipeline.url}/api/v1/events/${res.body.event_id}`, { token: project.apiKey });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });

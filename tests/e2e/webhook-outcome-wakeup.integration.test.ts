@@ -21,7 +21,11 @@ describe('a webhook outcome leaves with the commit that wrote it, not with the r
     const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
     const tile = await request(`${pipeline.url}/api/v1/tiles`, {
       token: project.apiKey,
-      body: { name: 'cpu', kind: 'metric', rule: { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } } },
+      body: {
+        name: 'cpu',
+        kind: 'metric',
+        rule: { filter: { type: 'metric', name: 'cpu' }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 } },
+      },
     });
     expect(tile.status).toBe(201);
     // The engine reads a new tile's rule within its poll: until then an event affects nothing.
@@ -38,7 +42,10 @@ describe('a webhook outcome leaves with the commit that wrote it, not with the r
     expect(same.status, JSON.stringify(same.body)).toBe(201);
     expect(same.body).toMatchObject({ status: 'success', tiles_affected: 0 });
     // An event no tile matches: the same.
-    const none = await request(`${pipeline.url}/api/v1/webhooks`, { token: project.apiKey, body: { type: 'deployment', name: 'deploy_finished', timestamp: new Date().toISOString(), attributes: {} } });
+    const none = await request(`${pipeline.url}/api/v1/webhooks`, {
+      token: project.apiKey,
+      body: { type: 'deployment', name: 'deploy_finished', timestamp: new Date().toISOString(), attributes: {} },
+    });
     expect(none.status, JSON.stringify(none.body)).toBe(201);
     expect(none.body.tiles_affected).toBe(0);
   }, 180_000);

@@ -54,14 +54,21 @@ export class TestSocket {
   async next(match: (m: any) => boolean, options: { from?: number; timeoutMs?: number } = {}): Promise<any> {
     this.checkDocumented();
     let found: any;
-    await waitFor(() => (found = this.messages.slice(options.from ?? 0).find(match)) !== undefined, { timeoutMs: options.timeoutMs ?? 10000, what: 'a matching WebSocket message', intervalMs: 10 });
+    await waitFor(() => (found = this.messages.slice(options.from ?? 0).find(match)) !== undefined, {
+      timeoutMs: options.timeoutMs ?? 10000,
+      what: 'a matching WebSocket message',
+      intervalMs: 10,
+    });
     this.checkDocumented();
     return found;
   }
 
   /** Throws when the server sent a message that broadcastServerMessageSchema (packages/contracts) does not describe. */
   checkDocumented(): void {
-    if (this.undocumented.length > 0) throw new Error(`broadcast sent messages its protocol schema does not describe (add them to broadcastServerMessageSchema, then pnpm asyncapi:write): ${this.undocumented.join('; ')}`);
+    if (this.undocumented.length > 0)
+      throw new Error(
+        `broadcast sent messages its protocol schema does not describe (add them to broadcastServerMessageSchema, then pnpm asyncapi:write): ${this.undocumented.join('; ')}`,
+      );
   }
 
   changes(): any[] {

@@ -45,7 +45,9 @@ function podView(deployment: K8sObject): Record<string, string> {
   const root = mkdtempSync(join(tmpdir(), 'pb-chart-pod-'));
   const moved = new Map<string, string>();
   for (const mount of container.volumeMounts as { name: string; mountPath: string }[]) {
-    const volume = (spec.volumes as { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[]).find((v) => v.name === mount.name)!;
+    const volume = (spec.volumes as { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[]).find(
+      (v) => v.name === mount.name,
+    )!;
     if (volume.secret === undefined) continue;
     const dir = join(root, mount.name);
     mkdirSync(dir);
@@ -71,7 +73,11 @@ describe('the Helm chart: Kafka over TLS and SASL for the services and for KEDA'
   it('by default: no TLS or SASL setting, no Kafka volume, no TriggerAuthentication', () => {
     const objects = render([], {}, KEDA);
     for (const deployment of deployments(objects)) {
-      expect(pod(deployment).containers[0].env.map((e: EnvEntry) => e.name).filter((n: string) => n.startsWith('KAFKA_'))).toEqual(['KAFKA_BROKERS']);
+      expect(
+        pod(deployment)
+          .containers[0].env.map((e: EnvEntry) => e.name)
+          .filter((n: string) => n.startsWith('KAFKA_')),
+      ).toEqual(['KAFKA_BROKERS']);
       expect(pod(deployment).volumes.map((v: { name: string }) => v.name)).toEqual(['tmp']);
     }
     expect(objects.some((o) => o.kind === 'TriggerAuthentication')).toBe(false);
@@ -118,7 +124,17 @@ describe('the Helm chart: Kafka over TLS and SASL for the services and for KEDA'
   });
 
   it('Confluent Cloud (SASL_SSL, PLAIN, API key and secret from one Secret, the system CA store): no CA file, the user name from the Secret for the services and KEDA', () => {
-    const objects = render([], { 'kafka.brokers': 'pkc-xxxxx.eu-west-1.aws.confluent.cloud:9092', 'kafka.sasl.mechanism': 'plain', 'kafka.sasl.existingSecret': 'confluent-api-key', 'kafka.sasl.usernameKey': 'key', 'kafka.sasl.passwordKey': 'secret' }, { ...KEDA, 'kafka.tls.enabled': 'true' });
+    const objects = render(
+      [],
+      {
+        'kafka.brokers': 'pkc-xxxxx.eu-west-1.aws.confluent.cloud:9092',
+        'kafka.sasl.mechanism': 'plain',
+        'kafka.sasl.existingSecret': 'confluent-api-key',
+        'kafka.sasl.usernameKey': 'key',
+        'kafka.sasl.passwordKey': 'secret',
+      },
+      { ...KEDA, 'kafka.tls.enabled': 'true' },
+    );
     for (const deployment of deployments(objects)) {
       const env = podView(deployment);
       expect(env).not.toHaveProperty('KAFKA_SSL_CA_FILE');
@@ -136,7 +152,11 @@ describe('the Helm chart: Kafka over TLS and SASL for the services and for KEDA'
   });
 
   it('OAUTHBEARER: the token volume is mounted and named by the token file; KEDA needs a TriggerAuthentication of your own', () => {
-    const oauth = { 'kafka.sasl.mechanism': 'oauthbearer', 'kafka.sasl.oauthbearer.tokenVolume.projected.sources[0].serviceAccountToken.audience': 'kafka', 'kafka.sasl.oauthbearer.tokenVolume.projected.sources[0].serviceAccountToken.path': 'token' };
+    const oauth = {
+      'kafka.sasl.mechanism': 'oauthbearer',
+      'kafka.sasl.oauthbearer.tokenVolume.projected.sources[0].serviceAccountToken.audience': 'kafka',
+      'kafka.sasl.oauthbearer.tokenVolume.projected.sources[0].serviceAccountToken.path': 'token',
+    };
     const objects = render([], oauth, { 'kafka.tls.enabled': 'true' });
     for (const deployment of deployments(objects)) {
       expect(k8s130Errors(deployment)).toEqual([]);
@@ -145,23 +165,40 @@ describe('the Helm chart: Kafka over TLS and SASL for the services and for KEDA'
       expect(spec.containers[0].volumeMounts).toContainEqual({ name: 'kafka-token', mountPath: '/var/run/secrets/pulseboard/kafka-token', readOnly: true });
       expect(spec.volumes).toContainEqual({ name: 'kafka-token', projected: { sources: [{ serviceAccountToken: { audience: 'kafka', path: 'token' } }] } });
     }
-    const refused = helm(['template', 'pb', CHART, ...Object.entries(oauth).flatMap(([k, v]) => ['--set-string', `${k}=${v}`]), ...Object.entries(KEDA).flatMap(([k, v]) => ['--set', `${k}=${v}`])]);
+    const refused = helm([
+      'template',
+      'pb',
+      CHART,
+      ...Object.entries(oauth).flatMap(([k, v]) => ['--set-string', `${k}=${v}`]),
+      ...Object.entries(KEDA).flatMap(([k, v]) => ['--set', `${k}=${v}`]),
+    ]);
     expect(refused.code).not.toBe(0);
     expect(refused.output).toMatch(/cannot read the services' OAUTHBEARER token file: .*kafka\.keda\.authenticationRef/);
     const own = render([], { ...oauth, 'kafka.keda.authenticationRef': 'kafka-oauth' }, KEDA);
     expect(own.some((o) => o.kind === 'TriggerAuthentication')).toBe(false);
-    for (const object of scaledObjects(own)) expect(object.spec.triggers[0]).toMatchObject({ authenticationRef: { name: 'kafka-oauth' }, metadata: { sasl: 'oauthbearer' } });
+    for (const object of scaledObjects(own))
+      expect(object.spec.triggers[0]).toMatchObject({ authenticationRef: { name: 'kafka-oauth' }, metadata: { sasl: 'oauthbearer' } });
   });
 
   it('refuses at render time what cannot work, naming the value', () => {
     const fails = (set: Record<string, string>, typed: Record<string, string> = {}) => {
-      const args = ['template', 'pb', CHART, ...Object.entries(set).flatMap(([k, v]) => ['--set-string', `${k}=${v}`]), ...Object.entries(typed).flatMap(([k, v]) => ['--set', `${k}=${v}`])];
+      const args = [
+        'template',
+        'pb',
+        CHART,
+        ...Object.entries(set).flatMap(([k, v]) => ['--set-string', `${k}=${v}`]),
+        ...Object.entries(typed).flatMap(([k, v]) => ['--set', `${k}=${v}`]),
+      ];
       const result = helm(args);
       expect(result.code).not.toBe(0);
       return result.output;
     };
-    expect(fails({ 'kafka.sasl.mechanism': 'scram-sha-256', 'kafka.sasl.username': 'u' })).toMatch(/kafka\.sasl\.existingSecret is required with kafka\.sasl\.mechanism=scram-sha-256/);
-    expect(fails({ 'kafka.sasl.mechanism': 'plain', 'kafka.sasl.existingSecret': 's' })).toMatch(/kafka\.sasl\.username \(or kafka\.sasl\.usernameKey\) is required/);
+    expect(fails({ 'kafka.sasl.mechanism': 'scram-sha-256', 'kafka.sasl.username': 'u' })).toMatch(
+      /kafka\.sasl\.existingSecret is required with kafka\.sasl\.mechanism=scram-sha-256/,
+    );
+    expect(fails({ 'kafka.sasl.mechanism': 'plain', 'kafka.sasl.existingSecret': 's' })).toMatch(
+      /kafka\.sasl\.username \(or kafka\.sasl\.usernameKey\) is required/,
+    );
     expect(fails({ 'kafka.sasl.mechanism': 'oauthbearer' })).toMatch(/kafka\.sasl\.oauthbearer\.tokenVolume is required/);
     expect(fails({ 'kafka.tls.caSecret.name': 'ca' })).toMatch(/kafka\.tls\.enabled is false/);
     expect(fails({ 'kafka.sasl.mechanism': 'gssapi' })).toMatch(/mechanism/);
@@ -175,7 +212,10 @@ describe('the Helm chart: Kafka over TLS and SASL for the services and for KEDA'
   });
 
   it('passes helm lint --strict with TLS and SASL values', () => {
-    const args = [...Object.entries(STRIMZI).flatMap(([k, v]) => ['--set-string', `${k}=${v}`]), ...Object.entries({ ...KEDA, 'kafka.tls.enabled': 'true' }).flatMap(([k, v]) => ['--set', `${k}=${v}`])];
+    const args = [
+      ...Object.entries(STRIMZI).flatMap(([k, v]) => ['--set-string', `${k}=${v}`]),
+      ...Object.entries({ ...KEDA, 'kafka.tls.enabled': 'true' }).flatMap(([k, v]) => ['--set', `${k}=${v}`]),
+    ];
     const lint = helm(['lint', '--strict', CHART, ...args]);
     expect(lint.output).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
     expect(lint.code).toBe(0);

@@ -28,7 +28,9 @@ describe('the chart monitors itself: ServiceMonitor, dashboard and alerts agree'
 
   it('every query of the Grafana dashboard and every alert selects series the ServiceMonitor produces, of metrics the services define', () => {
     expect(expressions.filter((e) => e.where.startsWith('panel')).length).toBeGreaterThan(20);
-    expect(expressions.filter((e) => e.where.startsWith('alert')).map((e) => e.where)).toEqual(expect.arrayContaining(['alert PulseboardServiceDown', 'alert PulseboardConsumerLagGrowing', 'alert PulseboardEventsRefused']));
+    expect(expressions.filter((e) => e.where.startsWith('alert')).map((e) => e.where)).toEqual(
+      expect.arrayContaining(['alert PulseboardServiceDown', 'alert PulseboardConsumerLagGrowing', 'alert PulseboardEventsRefused']),
+    );
     const problems = expressions.flatMap(({ where, expr }) => unsatisfiable(expr, targets, defined).map((p) => `${where}: ${p}`));
     expect(problems).toEqual([]);
     // The check has something to hold: the queries filter on job, and read the project's own metrics.
@@ -38,23 +40,35 @@ describe('the chart monitors itself: ServiceMonitor, dashboard and alerts agree'
   });
 
   it('would catch the mismatch: without jobLabel, job is the Service name and the panels on job="gateway" select nothing', () => {
-    const withoutJobLabel = objects.map((o) => (o.kind === 'ServiceMonitor' ? ({ ...o, spec: { ...o.spec, jobLabel: undefined } }) : o));
+    const withoutJobLabel = objects.map((o) => (o.kind === 'ServiceMonitor' ? { ...o, spec: { ...o.spec, jobLabel: undefined } } : o));
     const before = serviceMonitorTargets(withoutJobLabel);
     expect(before.map((t) => t.labels.job)).toContain('pb-pulseboard-gateway-metrics');
     const problems = expressions.flatMap(({ where, expr }) => unsatisfiable(expr, before, defined).map((p) => `${where}: ${p}`));
-    expect(problems.join('\n')).toMatch(/panel "Requests \/s by route and status": pulseboard_http_request_duration_seconds_count\{job="gateway"\}: no target has job="gateway"/);
+    expect(problems.join('\n')).toMatch(
+      /panel "Requests \/s by route and status": pulseboard_http_request_duration_seconds_count\{job="gateway"\}: no target has job="gateway"/,
+    );
     expect(problems.join('\n')).toMatch(/alert PulseboardServiceDown: up\{job=~"gateway\|broadcast\|store\|rule-engine\|notification"\}: no target/);
     // A metric no service defines, a service's metric on another's job, a label a metric lacks.
-    expect(unsatisfiable('rate(pulseboard_gateway_no_such_total[1m])', targets, defined)).toEqual([expect.stringMatching(/no service defines pulseboard_gateway_no_such_total/)]);
-    expect(unsatisfiable('pulseboard_store_events_stored_total{job="gateway"}', targets, defined)).toEqual([expect.stringMatching(/is store's, but the matchers select gateway/)]);
-    expect(unsatisfiable('pulseboard_gateway_requests_rejected_total{project_key="web"}', targets, defined)).toEqual([expect.stringMatching(/has no label project_key/)]);
+    expect(unsatisfiable('rate(pulseboard_gateway_no_such_total[1m])', targets, defined)).toEqual([
+      expect.stringMatching(/no service defines pulseboard_gateway_no_such_total/),
+    ]);
+    expect(unsatisfiable('pulseboard_store_events_stored_total{job="gateway"}', targets, defined)).toEqual([
+      expect.stringMatching(/is store's, but the matchers select gateway/),
+    ]);
+    expect(unsatisfiable('pulseboard_gateway_requests_rejected_total{project_key="web"}', targets, defined)).toEqual([
+      expect.stringMatching(/has no label project_key/),
+    ]);
   });
 
   it('one metric prefix: every metric the project defines starts with pulseboard_', () => {
     expect(defined.length).toBeGreaterThan(30);
     expect(defined.filter((d) => !d.name.startsWith('pulseboard_')).map((d) => `${d.file}: ${d.name}`)).toEqual([]);
     // Every service defines metrics of its own under its own name.
-    for (const service of SERVICE_JOBS) expect(defined.some((d) => d.service === service && d.name.startsWith(`pulseboard_${service.replace('-', '_')}_`)), service).toBe(true);
+    for (const service of SERVICE_JOBS)
+      expect(
+        defined.some((d) => d.service === service && d.name.startsWith(`pulseboard_${service.replace('-', '_')}_`)),
+        service,
+      ).toBe(true);
   });
 
   it("every alert has a runbook_url whose section exists in docs/operations.md's runbooks", () => {
@@ -70,12 +84,20 @@ describe('the chart monitors itself: ServiceMonitor, dashboard and alerts agree'
       expect(anchors, r.alert).toContain(url!.split('#')[1]);
     }
     // runbookBaseUrl points them elsewhere.
-    const moved = render([PRODUCTION], { 'prometheusRule.runbookBaseUrl': 'https://wiki.example.com/pulseboard/runbooks' }).find((o) => o.kind === 'PrometheusRule')!;
-    expect(moved.spec.groups[0].rules.map((r: { annotations: { runbook_url: string } }) => r.annotations.runbook_url)).toContain('https://wiki.example.com/pulseboard/runbooks#pulseboardservicedown');
+    const moved = render([PRODUCTION], { 'prometheusRule.runbookBaseUrl': 'https://wiki.example.com/pulseboard/runbooks' }).find(
+      (o) => o.kind === 'PrometheusRule',
+    )!;
+    expect(moved.spec.groups[0].rules.map((r: { annotations: { runbook_url: string } }) => r.annotations.runbook_url)).toContain(
+      'https://wiki.example.com/pulseboard/runbooks#pulseboardservicedown',
+    );
   });
 });
 
 /** GitHub's heading anchor: lower case, punctuation other than - and _ dropped, spaces to -. */
 function githubAnchor(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }

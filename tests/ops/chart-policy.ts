@@ -24,7 +24,8 @@ export function policyViolations(object: K8sObject): string[] {
     const image = String(c.image ?? '');
     const tag = /:([^:/@]+)$/.exec(image)?.[1];
     if (!image.includes('@') && (tag === undefined || tag === 'latest')) out.push(`${at}: image ${image} has no release tag`);
-    if (object.kind === 'Deployment') for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) if (c[probe] === undefined) out.push(`${at}: no ${probe}`);
+    if (object.kind === 'Deployment')
+      for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) if (c[probe] === undefined) out.push(`${at}: no ${probe}`);
   }
   return out;
 }

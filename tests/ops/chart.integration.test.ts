@@ -27,9 +27,11 @@ const SERVICES = {
 async function modelOf(object: K8sObject): Promise<new (data: unknown) => { validate(): void }> {
   const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
   const path =
-    group === 'monitoring.coreos.com' ? `@kubernetes-models/prometheus-operator/${group}/${version}/${object.kind}`
-    : group === 'keda.sh' ? `@kubernetes-models/keda/${group}/${version}/${object.kind}`
-    : `kubernetes-models/${group === '' ? '' : `${group}/`}${version}/${object.kind}`;
+    group === 'monitoring.coreos.com'
+      ? `@kubernetes-models/prometheus-operator/${group}/${version}/${object.kind}`
+      : group === 'keda.sh'
+        ? `@kubernetes-models/keda/${group}/${version}/${object.kind}`
+        : `kubernetes-models/${group === '' ? '' : `${group}/`}${version}/${object.kind}`;
   return ((await import(path)) as Record<string, new (data: unknown) => { validate(): void }>)[object.kind]!;
 }
 
@@ -40,11 +42,16 @@ const deploymentOf = (objects: K8sObject[], service: string) => deployments(obje
 /** A container's environment as the kubelet would give it, Secret references read from `secret`. */
 function containerEnv(deployment: K8sObject, secret: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const e of deployment.spec.template.spec.containers[0].env as { name: string; value?: string; valueFrom?: { secretKeyRef: { key: string; optional?: boolean } } }[]) {
+  for (const e of deployment.spec.template.spec.containers[0].env as {
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef: { key: string; optional?: boolean } };
+  }[]) {
     if (e.value !== undefined) env[e.name] = e.value;
     else if (e.valueFrom !== undefined) {
       const value = secret[e.valueFrom.secretKeyRef.key];
-      if (value === undefined && e.valueFrom.secretKeyRef.optional !== true) throw new Error(`${deployment.metadata.name}: ${e.name} needs Secret key ${e.valueFrom.secretKeyRef.key}`);
+      if (value === undefined && e.valueFrom.secretKeyRef.optional !== true)
+        throw new Error(`${deployment.metadata.name}: ${e.name} needs Secret key ${e.valueFrom.secretKeyRef.key}`);
       if (value !== undefined) env[e.name] = value;
     }
   }
@@ -87,9 +94,32 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
 
   it('renders what each set of values promises', () => {
     const kinds = (objects: K8sObject[]) => objects.map((o) => o.kind).sort();
-    expect(kinds(rendered.default)).toEqual(['Deployment', 'Deployment', 'Deployment', 'Deployment', 'Deployment', 'HorizontalPodAutoscaler', 'HorizontalPodAutoscaler', 'Job', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'PodDisruptionBudget', 'Service', 'Service', 'ServiceAccount', 'ServiceAccount']);
+    expect(kinds(rendered.default)).toEqual([
+      'Deployment',
+      'Deployment',
+      'Deployment',
+      'Deployment',
+      'Deployment',
+      'HorizontalPodAutoscaler',
+      'HorizontalPodAutoscaler',
+      'Job',
+      'PodDisruptionBudget',
+      'PodDisruptionBudget',
+      'PodDisruptionBudget',
+      'PodDisruptionBudget',
+      'PodDisruptionBudget',
+      'Service',
+      'Service',
+      'ServiceAccount',
+      'ServiceAccount',
+    ]);
     const production = rendered.production;
-    expect(production.filter((o) => o.kind === 'ScaledObject').map((o) => o.metadata.name).sort()).toEqual(['pb-pulseboard-notification', 'pb-pulseboard-rule-engine', 'pb-pulseboard-store']);
+    expect(
+      production
+        .filter((o) => o.kind === 'ScaledObject')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['pb-pulseboard-notification', 'pb-pulseboard-rule-engine', 'pb-pulseboard-store']);
     expect(production.filter((o) => o.kind === 'NetworkPolicy')).toHaveLength(5);
     expect(production.filter((o) => o.kind === 'ServiceMonitor')).toHaveLength(1);
     expect(production.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'pb-pulseboard-gateway')!.spec.minReplicas).toBe(3);
@@ -113,7 +143,12 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
       expect(ingress.spec.ingressClassName).toBe('nginx');
       expect(ingress.spec.tls).toEqual([{ secretName: 'pulseboard-tls', hosts: ['pulseboard.example.com'] }]);
       expect(ingress.metadata.annotations!['cert-manager.io/cluster-issuer']).toBe('letsencrypt');
-      return (ingress.spec.rules as { host: string; http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { number: number } } } }[] } }[]).flatMap((r) =>
+      return (
+        ingress.spec.rules as {
+          host: string;
+          http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { number: number } } } }[] };
+        }[]
+      ).flatMap((r) =>
         r.http.paths.map((p) => {
           // Each backend is a rendered Service's port.
           const service = services.get(p.backend.service.name);
@@ -122,15 +157,30 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
         }),
       );
     };
-    expect(routes('pb-pulseboard-gateway')).toEqual(['pulseboard.example.com/api Prefix -> pb-pulseboard-gateway', 'pulseboard.example.com/ingest Prefix -> pb-pulseboard-gateway']);
+    expect(routes('pb-pulseboard-gateway')).toEqual([
+      'pulseboard.example.com/api Prefix -> pb-pulseboard-gateway',
+      'pulseboard.example.com/ingest Prefix -> pb-pulseboard-gateway',
+    ]);
     // The dashboard's files and /ws; broadcast's /metrics, /healthz and /readyz stay inside.
-    expect(routes('pb-pulseboard-broadcast')).toEqual(['pulseboard.example.com/ws Exact -> pb-pulseboard-broadcast', 'pulseboard.example.com/ Exact -> pb-pulseboard-broadcast', 'pulseboard.example.com/assets Prefix -> pb-pulseboard-broadcast', 'pulseboard.example.com/favicon.ico Exact -> pb-pulseboard-broadcast']);
+    expect(routes('pb-pulseboard-broadcast')).toEqual([
+      'pulseboard.example.com/ws Exact -> pb-pulseboard-broadcast',
+      'pulseboard.example.com/ Exact -> pb-pulseboard-broadcast',
+      'pulseboard.example.com/assets Prefix -> pb-pulseboard-broadcast',
+      'pulseboard.example.com/favicon.ico Exact -> pb-pulseboard-broadcast',
+    ]);
     const broadcastIngress = ingresses.find((i) => i.metadata.name === 'pb-pulseboard-broadcast')!;
     // ingress-nginx closes a connection idle for proxy-read-timeout (60 s by default): an hour on the WebSocket's Ingress only.
-    expect(broadcastIngress.metadata.annotations).toMatchObject({ 'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600', 'nginx.ingress.kubernetes.io/proxy-send-timeout': '3600' });
-    expect(ingresses.find((i) => i.metadata.name === 'pb-pulseboard-gateway')!.metadata.annotations).not.toHaveProperty('nginx.ingress.kubernetes.io/proxy-read-timeout');
+    expect(broadcastIngress.metadata.annotations).toMatchObject({
+      'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
+      'nginx.ingress.kubernetes.io/proxy-send-timeout': '3600',
+    });
+    expect(ingresses.find((i) => i.metadata.name === 'pb-pulseboard-gateway')!.metadata.annotations).not.toHaveProperty(
+      'nginx.ingress.kubernetes.io/proxy-read-timeout',
+    );
     // ... and above the broadcast heartbeat, which keeps a quiet socket from ever being idle that long.
-    expect(Number(broadcastIngress.metadata.annotations!['nginx.ingress.kubernetes.io/proxy-read-timeout']) * 1000).toBeGreaterThan((broadcastEnvProperties.BROADCAST_HEARTBEAT_MS as { default: number }).default * 4);
+    expect(Number(broadcastIngress.metadata.annotations!['nginx.ingress.kubernetes.io/proxy-read-timeout']) * 1000).toBeGreaterThan(
+      (broadcastEnvProperties.BROADCAST_HEARTBEAT_MS as { default: number }).default * 4,
+    );
 
     // The services run as the chart's ServiceAccount, no token mounted; the migrations hook Job as its own hook account, made before it.
     const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
@@ -139,7 +189,10 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
     expect(account.automountServiceAccountToken).toBe(false);
     const hookAccount = accounts.find((a) => a.metadata.name === 'pb-pulseboard-migrate')!;
     const job = objects.find((o) => o.kind === 'Job')!;
-    expect(hookAccount.metadata.annotations).toMatchObject({ 'helm.sh/hook': job.metadata.annotations!['helm.sh/hook'], 'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/pulseboard' });
+    expect(hookAccount.metadata.annotations).toMatchObject({
+      'helm.sh/hook': job.metadata.annotations!['helm.sh/hook'],
+      'eks.amazonaws.com/role-arn': 'arn:aws:iam::123456789012:role/pulseboard',
+    });
     expect(Number(hookAccount.metadata.annotations!['helm.sh/hook-weight'])).toBeLessThan(Number(job.metadata.annotations!['helm.sh/hook-weight']));
     expect(job.spec.template.spec.serviceAccountName).toBe('pb-pulseboard-migrate');
 
@@ -150,24 +203,45 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
         expect(pod.spec.serviceAccountName, where).toBe('pb-pulseboard');
         expect(pod.metadata.annotations, where).toEqual({ 'prometheus.io/scrape': 'false' });
         // Your own spread, with the service's selector filled in.
-        expect(pod.spec.topologySpreadConstraints, where).toEqual([{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: workload.spec.selector.matchLabels } }]);
+        expect(pod.spec.topologySpreadConstraints, where).toEqual([
+          {
+            maxSkew: 1,
+            topologyKey: 'topology.kubernetes.io/zone',
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: workload.spec.selector.matchLabels },
+          },
+        ]);
       } else expect(pod.metadata.annotations, where).toBeUndefined();
       expect(pod.spec.automountServiceAccountToken, where).toBe(false);
       expect(pod.metadata.labels.team, where).toBe('observability');
       expect(pod.spec.nodeSelector, where).toEqual({ 'kubernetes.io/arch': 'arm64' });
       expect(pod.spec.tolerations, where).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'pulseboard', effect: 'NoSchedule' }]);
-      expect(pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0], where).toEqual({ key: 'pool', operator: 'In', values: ['apps'] });
+      expect(pod.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0], where).toEqual({
+        key: 'pool',
+        operator: 'In',
+        values: ['apps'],
+      });
     }
     // A pod label never takes a selector label's place (the Deployment would select nothing).
     const relabelled = deploymentOf(render([], { 'podLabels.app\\.kubernetes\\.io/component': 'other' }), 'gateway');
     expect(relabelled.spec.template.metadata.labels['app.kubernetes.io/component']).toBe('gateway');
     // An existing account by name, or the namespace's default.
-    expect(deploymentOf(render([], { 'serviceAccount.name': 'pulseboard-irsa' }, { 'serviceAccount.create': 'false' }), 'store').spec.template.spec.serviceAccountName).toBe('pulseboard-irsa');
+    expect(
+      deploymentOf(render([], { 'serviceAccount.name': 'pulseboard-irsa' }, { 'serviceAccount.create': 'false' }), 'store').spec.template.spec
+        .serviceAccountName,
+    ).toBe('pulseboard-irsa');
     expect(render([], {}, { 'serviceAccount.create': 'false' }).filter((o) => o.kind === 'ServiceAccount')).toEqual([]);
 
     // The Gateway API instead: HTTPRoutes with the same paths, attached to the named Gateway.
-    const httpRoutes = render([], { 'httpRoute.parentRefs[0].name': 'public', 'httpRoute.parentRefs[0].namespace': 'gateway-system', 'httpRoute.hostnames[0]': 'pulseboard.example.com' }, { 'httpRoute.enabled': 'true' }).filter((o) => o.kind === 'HTTPRoute');
-    expect(httpRoutes.map((r) => [r.apiVersion, r.metadata.name])).toEqual([['gateway.networking.k8s.io/v1', 'pb-pulseboard-gateway'], ['gateway.networking.k8s.io/v1', 'pb-pulseboard-broadcast']]);
+    const httpRoutes = render(
+      [],
+      { 'httpRoute.parentRefs[0].name': 'public', 'httpRoute.parentRefs[0].namespace': 'gateway-system', 'httpRoute.hostnames[0]': 'pulseboard.example.com' },
+      { 'httpRoute.enabled': 'true' },
+    ).filter((o) => o.kind === 'HTTPRoute');
+    expect(httpRoutes.map((r) => [r.apiVersion, r.metadata.name])).toEqual([
+      ['gateway.networking.k8s.io/v1', 'pb-pulseboard-gateway'],
+      ['gateway.networking.k8s.io/v1', 'pb-pulseboard-broadcast'],
+    ]);
     for (const route of httpRoutes) {
       expect(route.spec.parentRefs).toEqual([{ name: 'public', namespace: 'gateway-system' }]);
       expect(route.spec.hostnames).toEqual(['pulseboard.example.com']);
@@ -211,7 +285,9 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
       expect(k8s130Errors(object).join('; ')).toMatch(/unknown field \(not in V1\w+ of Kubernetes 1\.30\)/);
     }
     // A kind 1.30 no longer serves, a wrong type and a missing required field fail too.
-    expect(k8s130Errors({ ...rendered.default.find((o) => o.kind === 'HorizontalPodAutoscaler')!, apiVersion: 'autoscaling/v2beta2' })).toEqual(['autoscaling/v2beta2 HorizontalPodAutoscaler: not served by Kubernetes 1.30']);
+    expect(k8s130Errors({ ...rendered.default.find((o) => o.kind === 'HorizontalPodAutoscaler')!, apiVersion: 'autoscaling/v2beta2' })).toEqual([
+      'autoscaling/v2beta2 HorizontalPodAutoscaler: not served by Kubernetes 1.30',
+    ]);
     expect(k8s130Errors(changed((pod) => (pod.containers[0].ports[0].containerPort = 'http'))).join('; ')).toMatch(/containerPort: expected a number/);
     expect(k8s130Errors(changed((pod) => delete pod.containers[0].name)).join('; ')).toMatch(/containers\[0\]\.name: required by V1Container/);
     const broken = changed((pod) => (pod.containers[0].ports[0].containerPort = 'http'));
@@ -219,7 +295,8 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
   });
 
   it('meets the policy: limits, not root, probes, a release tag; and the policy catches each breach', () => {
-    for (const object of [...rendered.default, ...rendered.production, ...rendered.exposed]) expect(policyViolations(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
+    for (const object of [...rendered.default, ...rendered.production, ...rendered.exposed])
+      expect(policyViolations(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
     const base = deployments(rendered.default)[0]!;
     const breach = (change: (container: any, pod: any) => void) => {
       const copy = structuredClone(base);
@@ -227,7 +304,9 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
       return policyViolations(copy).join('; ');
     };
     expect(breach((c) => delete c.resources.limits)).toMatch(/no cpu and memory limits/);
-    expect(breach((c, pod) => ((pod.securityContext.runAsUser = 0), delete c.securityContext.runAsNonRoot, delete pod.securityContext.runAsNonRoot))).toMatch(/may run as root/);
+    expect(breach((c, pod) => ((pod.securityContext.runAsUser = 0), delete c.securityContext.runAsNonRoot, delete pod.securityContext.runAsNonRoot))).toMatch(
+      /may run as root/,
+    );
     expect(breach((c) => delete c.readinessProbe)).toMatch(/no readinessProbe/);
     expect(breach((c) => (c.image = 'registry.example.com/pulseboard:latest'))).toMatch(/no release tag/);
   });
@@ -236,7 +315,20 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
     const template = (...args: string[]) => helm(['template', 'pb', CHART, ...args]);
     expect(template('--set', 'image.tag=latest').output).toMatch(/image\/tag/);
     expect(template('--set', 'secrets.existingSecret=').output).toMatch(/secrets/);
-    expect(template('--set', 'secrets.existingSecret=', '--set', 'secrets.databaseUrl=postgres://x', '--set', 'secrets.redisUrl=redis://x', '--set', 'secrets.adminToken=short', '--set', `secrets.secretsKey=${generateSecret()}`).output).toMatch(/adminToken/);
+    expect(
+      template(
+        '--set',
+        'secrets.existingSecret=',
+        '--set',
+        'secrets.databaseUrl=postgres://x',
+        '--set',
+        'secrets.redisUrl=redis://x',
+        '--set',
+        'secrets.adminToken=short',
+        '--set',
+        `secrets.secretsKey=${generateSecret()}`,
+      ).output,
+    ).toMatch(/adminToken/);
     expect(template('--set', 'store.keda.enabled=true', '--set', 'store.keda.maxReplicaCount=7').output).toMatch(/above kafka.partitions/);
     expect(template('--set', 'config.KAFKA_BROKERS=elsewhere:9092').code).not.toBe(0);
     expect(template('--set', 'gateway.resources=null').code).not.toBe(0);
@@ -251,7 +343,13 @@ describe('the Helm chart, checked with helm and the Kubernetes 1.30 API schemas'
 });
 
 describe('chart and code cannot drift', () => {
-  const secret = { DATABASE_URL: 'postgres://pulseboard@pg:5432/pulseboard', REDIS_URL: 'redis://redis:6379', ADMIN_TOKEN: generateSecret(), SECRETS_KEY: generateSecret(), INTERNAL_PROXY_SECRET: generateSecret() };
+  const secret = {
+    DATABASE_URL: 'postgres://pulseboard@pg:5432/pulseboard',
+    REDIS_URL: 'redis://redis:6379',
+    ADMIN_TOKEN: generateSecret(),
+    SECRETS_KEY: generateSecret(),
+    INTERNAL_PROXY_SECRET: generateSecret(),
+  };
 
   it.each(Object.keys(SERVICES))("%s: the rendered environment passes the service's own env schema", (service) => {
     for (const objects of [render(), render([PRODUCTION])]) {
@@ -269,10 +367,15 @@ describe('chart and code cannot drift', () => {
     const { key, properties } = SERVICES[service as keyof typeof SERVICES];
     // Set by the chart itself: from its own values (ports, brokers) or from the Secret (optional keys included),
     // and the Kafka TLS/SASL variables, set from kafka.tls and kafka.sasl (the schema refuses them in config and env).
-    const schema = JSON.parse(readFileSync(`${CHART}/values.schema.json`, 'utf8')) as { properties: { config: { propertyNames: { not: { enum: string[] } } } } };
+    const schema = JSON.parse(readFileSync(`${CHART}/values.schema.json`, 'utf8')) as {
+      properties: { config: { propertyNames: { not: { enum: string[] } } } };
+    };
     const kafkaOwned = schema.properties.config.propertyNames.not.enum.filter((name) => name.startsWith('KAFKA_SSL') || name.startsWith('KAFKA_SASL_'));
     expect(kafkaOwned).toContain('KAFKA_SASL_PASSWORD');
-    const chartOwned = new Set([...(deploymentOf(render(), service).spec.template.spec.containers[0].env as { name: string }[]).map((e) => e.name), ...kafkaOwned]);
+    const chartOwned = new Set([
+      ...(deploymentOf(render(), service).spec.template.spec.containers[0].env as { name: string }[]).map((e) => e.name),
+      ...kafkaOwned,
+    ]);
     const settable = Object.keys(properties).filter((name) => !chartOwned.has(name));
     // Each one set through <service>.env reaches the container.
     const objects = render([], Object.fromEntries(settable.map((name) => [`${key}.env.${name}`, `v-${name}`])));
@@ -284,7 +387,13 @@ describe('chart and code cannot drift', () => {
 
 describe('client addresses behind the ingress', () => {
   it('gives the gateway and broadcast TRUST_PROXY from trustProxy (empty by default: no proxy believed) and INTERNAL_PROXY_SECRET from the Secret', () => {
-    const secret = { DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://x', ADMIN_TOKEN: generateSecret(), SECRETS_KEY: generateSecret(), INTERNAL_PROXY_SECRET: generateSecret() };
+    const secret = {
+      DATABASE_URL: 'postgres://x',
+      REDIS_URL: 'redis://x',
+      ADMIN_TOKEN: generateSecret(),
+      SECRETS_KEY: generateSecret(),
+      INTERNAL_PROXY_SECRET: generateSecret(),
+    };
     const trusting = render([], { trustProxy: '10.42.0.0/16' });
     for (const service of ['gateway', 'broadcast']) {
       const env = containerEnv(deploymentOf(trusting, service), secret);
@@ -304,23 +413,46 @@ describe('the rendered gateway runs', () => {
     child?.kill('SIGTERM');
   });
 
-  it("starts the real gateway with the rendered command, arguments and environment against the local stack, and it answers /ingest", async () => {
+  it('starts the real gateway with the rendered command, arguments and environment against the local stack, and it answers /ingest', async () => {
     const local = serviceTestEnv();
     // Topics of this test, set the way an operator would: through values.
-    const topics = Object.fromEntries(Object.entries(local).filter(([name]) => name.startsWith('TOPIC_')).map(([name, value]) => [`config.${name}`, value]));
-    const objects = render([], { 'kafka.brokers': local.KAFKA_BROKERS!, ...topics, 'gateway.env.WEBHOOK_OUTCOME_TIMEOUT_MS': '0', 'gateway.env.GLOBAL_HOURLY_LIMIT': '100000000', 'gateway.env.DEFAULT_ACCOUNT_HOURLY_LIMIT': '100000000' });
+    const topics = Object.fromEntries(
+      Object.entries(local)
+        .filter(([name]) => name.startsWith('TOPIC_'))
+        .map(([name, value]) => [`config.${name}`, value]),
+    );
+    const objects = render([], {
+      'kafka.brokers': local.KAFKA_BROKERS!,
+      ...topics,
+      'gateway.env.WEBHOOK_OUTCOME_TIMEOUT_MS': '0',
+      'gateway.env.GLOBAL_HOURLY_LIMIT': '100000000',
+      'gateway.env.DEFAULT_ACCOUNT_HOURLY_LIMIT': '100000000',
+    });
     const container = deploymentOf(objects, 'gateway').spec.template.spec.containers[0];
-    const env = containerEnv(deploymentOf(objects, 'gateway'), { DATABASE_URL: local.DATABASE_URL!, REDIS_URL: local.REDIS_URL!, ADMIN_TOKEN: local.ADMIN_TOKEN!, SECRETS_KEY: local.SECRETS_KEY!, INTERNAL_PROXY_SECRET: local.INTERNAL_PROXY_SECRET! });
+    const env = containerEnv(deploymentOf(objects, 'gateway'), {
+      DATABASE_URL: local.DATABASE_URL!,
+      REDIS_URL: local.REDIS_URL!,
+      ADMIN_TOKEN: local.ADMIN_TOKEN!,
+      SECRETS_KEY: local.SECRETS_KEY!,
+      INTERNAL_PROXY_SECRET: local.INTERNAL_PROXY_SECRET!,
+    });
     // The one change: the container's port 8080 may be taken on this machine.
     const port = await freePort();
     env.GATEWAY_PORT = String(port);
     // The image's entrypoint is node (Dockerfile), run from the image's /app: here, the repository's compiled build.
-    child = spawn(process.execPath, [...(container.command ?? []), ...container.args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [...(container.command ?? []), ...container.args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const logs: string[] = [];
     child.stdout!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
     const url = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await request(`${url}/readyz`).catch(() => ({ status: 0 }))).status === 200, { what: 'the rendered gateway ready', timeoutMs: 45_000 }).catch((error: unknown) => {
+    await waitFor(async () => (await request(`${url}/readyz`).catch(() => ({ status: 0 }))).status === 200, {
+      what: 'the rendered gateway ready',
+      timeoutMs: 45_000,
+    }).catch((error: unknown) => {
       throw new Error(`${String(error)}\n${logs.join('').slice(-3000)}`);
     });
     const project = await provisionProject(url, env.ADMIN_TOKEN!);
@@ -333,12 +465,24 @@ describe('the rendered gateway runs', () => {
     expect(install.code, install.output).toBe(0);
     const notes = install.output.slice(install.output.indexOf('NOTES:'));
     expect(notes).toMatch(/kubectl --namespace pulseboard port-forward svc\/pb-pulseboard-gateway 8080:8080/);
-    const commands = notes.slice(notes.indexOf('\n2. ')).split('\n').filter((line) => line.startsWith('    ')).map((line) => line.trim());
+    const commands = notes
+      .slice(notes.indexOf('\n2. '))
+      .split('\n')
+      .filter((line) => line.startsWith('    '))
+      .map((line) => line.trim());
     expect(commands).toHaveLength(5);
     // kubectl stands for the cluster: it answers the Secret's key, base64 as the API does, when asked for it exactly.
     const kubectl = `kubectl() { [[ "$*" == "--namespace pulseboard get secret pulseboard-secrets -o jsonpath={.data.ADMIN_TOKEN}" ]] || { echo "unexpected: kubectl $*" >&2; return 1; }; printf %s "$ADMIN_TOKEN_B64"; }`;
-    const script = [kubectl, ...commands, 'echo', 'curl -sS -o /dev/null -w "user token: %{http_code}" "$PULSEBOARD_URL/api/v1/projects" -H "Authorization: Bearer $USER_TOKEN"'].join('\n');
-    const run = spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', PULSEBOARD_URL: url, ADMIN_TOKEN_B64: Buffer.from(env.ADMIN_TOKEN!).toString('base64') } });
+    const script = [
+      kubectl,
+      ...commands,
+      'echo',
+      'curl -sS -o /dev/null -w "user token: %{http_code}" "$PULSEBOARD_URL/api/v1/projects" -H "Authorization: Bearer $USER_TOKEN"',
+    ].join('\n');
+    const run = spawnSync('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', PULSEBOARD_URL: url, ADMIN_TOKEN_B64: Buffer.from(env.ADMIN_TOKEN!).toString('base64') },
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout.split('\n')[0]!)).toMatchObject({ status: 'accepted', event_id: expect.any(Number) });

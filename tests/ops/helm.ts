@@ -31,7 +31,14 @@ export interface K8sObject {
 
 /** `helm template` with these values files, --set-string pairs and --set pairs (typed: numbers, booleans): the rendered objects. */
 export function render(valuesFiles: string[] = [], set: Record<string, string> = {}, typed: Record<string, string> = {}): K8sObject[] {
-  const args = ['template', 'pb', CHART, ...valuesFiles.flatMap((f) => ['-f', f]), ...Object.entries(set).flatMap(([k, v]) => ['--set-string', `${k}=${v}`]), ...Object.entries(typed).flatMap(([k, v]) => ['--set', `${k}=${v}`])];
+  const args = [
+    'template',
+    'pb',
+    CHART,
+    ...valuesFiles.flatMap((f) => ['-f', f]),
+    ...Object.entries(set).flatMap(([k, v]) => ['--set-string', `${k}=${v}`]),
+    ...Object.entries(typed).flatMap(([k, v]) => ['--set', `${k}=${v}`]),
+  ];
   const { code, output } = helm(args);
   if (code !== 0) throw new Error(`helm template failed: ${output}`);
   return parseAllDocuments(output)

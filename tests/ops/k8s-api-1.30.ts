@@ -34,7 +34,9 @@ function fieldsOf(type: string): Map<string, Field> | null {
   if (models.has(type)) return models.get(type)!;
   let fields: Map<string, Field> | null = null;
   try {
-    const cls = (require(join(GENERATED, 'model', `${fileOf(type)}.js`)) as Record<string, { attributeTypeMap?: { name: string; baseName: string; type: string }[] }>)[type];
+    const cls = (
+      require(join(GENERATED, 'model', `${fileOf(type)}.js`)) as Record<string, { attributeTypeMap?: { name: string; baseName: string; type: string }[] }>
+    )[type];
     if (cls?.attributeTypeMap !== undefined) {
       // Required fields are the ones the declaration types without `?`.
       const declaration = readFileSync(join(GENERATED, 'model', `${fileOf(type)}.d.ts`), 'utf8');
@@ -117,7 +119,8 @@ function check(value: unknown, type: string, at: string, errors: string[]): void
       if (field === undefined) errors.push(`${at}.${key}: unknown field (not in ${type} of Kubernetes 1.30)`);
       else check(item, field.type, `${at}.${key}`, errors);
     }
-    for (const field of fields.values()) if (field.required && (value[field.json] === undefined || value[field.json] === null)) errors.push(`${at}.${field.json}: required by ${type}`);
+    for (const field of fields.values())
+      if (field.required && (value[field.json] === undefined || value[field.json] === null)) errors.push(`${at}.${field.json}: required by ${type}`);
   }
 }
 

@@ -12,8 +12,10 @@ import { SERVICE_JOBS } from './monitoring.ts';
 import { selectors } from './promql.ts';
 
 const PROMETHEUS = process.env.PROMETHEUS ?? 'prometheus';
-const dashboard = JSON.parse(readFileSync(`${root}deploy/observability/grafana-dashboard.json`, 'utf8')) as { panels: { type: string; title: string; targets?: { expr: string }[] }[] };
-const rules = parse(readFileSync(`${root}deploy/observability/alerts.yaml`, "utf8")) as { groups: { rules: { alert: string; expr: string }[] }[] };
+const dashboard = JSON.parse(readFileSync(`${root}deploy/observability/grafana-dashboard.json`, 'utf8')) as {
+  panels: { type: string; title: string; targets?: { expr: string }[] }[];
+};
+const rules = parse(readFileSync(`${root}deploy/observability/alerts.yaml`, 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
 
 /**
  * A real Prometheus scrapes the five services of a running pipeline while a short load runs:
@@ -45,27 +47,47 @@ describe('deploy/observability against a real Prometheus scraping the local stac
     Object.assign(targets, { store: `127.0.0.1:${store}`, 'rule-engine': `127.0.0.1:${ruleEngine}`, notification: `127.0.0.1:${notification}` });
 
     // The rules as shipped, except that they fire at once and look back 10 s: the test cannot wait minutes.
-    const quick = readFileSync(`${root}deploy/observability/alerts.yaml`, 'utf8').replace(/for: \d+m/g, 'for: 0s').replace(/\[\d+m\]/g, '[10s]');
+    const quick = readFileSync(`${root}deploy/observability/alerts.yaml`, 'utf8')
+      .replace(/for: \d+m/g, 'for: 0s')
+      .replace(/\[\d+m\]/g, '[10s]');
     writeFileSync(join(dir, 'alerts.yaml'), quick);
     // The jobs the ServiceMonitor's jobLabel gives on Kubernetes (chart-monitoring.integration.test.ts): the services' names.
     expect(Object.keys(targets).sort()).toEqual([...SERVICE_JOBS].sort());
-    const scrapes = Object.entries(targets).map(([job, target]) => `  - job_name: ${job}\n    static_configs: [{ targets: ['${target}'] }]`).join('\n');
-    writeFileSync(join(dir, 'prometheus.yml'), `global: { scrape_interval: 1s, evaluation_interval: 1s }\nrule_files: [alerts.yaml]\nscrape_configs:\n${scrapes}\n`);
+    const scrapes = Object.entries(targets)
+      .map(([job, target]) => `  - job_name: ${job}\n    static_configs: [{ targets: ['${target}'] }]`)
+      .join('\n');
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      `global: { scrape_interval: 1s, evaluation_interval: 1s }\nrule_files: [alerts.yaml]\nscrape_configs:\n${scrapes}\n`,
+    );
     const port = await freePort();
     prometheusUrl = `http://127.0.0.1:${port}`;
     const logs: string[] = [];
-    prometheus = spawn(PROMETHEUS, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    prometheus = spawn(
+      PROMETHEUS,
+      [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     prometheus.on('error', (error) => logs.push(`${PROMETHEUS} could not run (bash deploy/prometheus.sh installs it): ${error.message}`));
     prometheus.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-    await waitFor(async () => (await fetch(`${prometheusUrl}/-/ready`).catch(() => undefined))?.status === 200, { what: 'prometheus ready', timeoutMs: 30_000 }).catch((error: unknown) => {
+    await waitFor(async () => (await fetch(`${prometheusUrl}/-/ready`).catch(() => undefined))?.status === 200, {
+      what: 'prometheus ready',
+      timeoutMs: 30_000,
+    }).catch((error: unknown) => {
       throw new Error(`${String(error)}\n${logs.join('').slice(-2000)}`);
     });
 
     // A project whose tile goes up and down with each event and notifies a webhook: every stage works.
     const project = await pipeline.provision();
-    const hook = await request(`${pipeline.url}/api/v1/notifications`, { token: project.userToken, body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` } } });
+    const hook = await request(`${pipeline.url}/api/v1/notifications`, {
+      token: project.userToken,
+      body: { name: 'hook', type: 'webhook', config: { url: `${receiver.url}/hook` } },
+    });
     expect(hook.status).toBe(201);
-    const tile = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'up', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'up' } }, notification_service_ids: [hook.body.data.id] } });
+    const tile = await request(`${pipeline.url}/api/v1/tiles`, {
+      token: project.apiKey,
+      body: { name: 'up', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'up' } }, notification_service_ids: [hook.body.data.id] },
+    });
     expect(tile.status).toBe(201);
     // A project over its burst limit: the refusals PulseboardEventsRefused reads.
     const limited = await pipeline.provision({ burstLimit: 1 });
@@ -73,7 +95,9 @@ describe('deploy/observability against a real Prometheus scraping the local stac
     expect(refused.map((r) => r.status).sort()).toEqual([201, 429, 429]);
     load = (async () => {
       for (let i = 0; loading; i++) {
-        await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { attributes: { up: i % 2 === 0 } }) }).catch(() => undefined);
+        await request(`${pipeline.url}/ingest`, { token: project.apiKey, body: envelope(project.projectKey, { attributes: { up: i % 2 === 0 } }) }).catch(
+          () => undefined,
+        );
         await request(`${pipeline.url}/api/v1/events?limit=1`, { token: project.apiKey }).catch(() => undefined);
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -92,15 +116,18 @@ describe('deploy/observability against a real Prometheus scraping the local stac
     const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ title: p.title, expr: t.expr })));
     expect(exprs.length).toBeGreaterThan(20);
     let empty: string[] = [];
-    await waitFor(async () => {
-      empty = [];
-      for (const { title, expr } of exprs) {
-        const answer = await query(expr);
-        expect(answer.status, `${title}: ${answer.error}`).toBe('success');
-        if (answer.data.result.length === 0) empty.push(`${title}: ${expr}`);
-      }
-      return empty.length === 0;
-    }, { what: 'every panel to have data', timeoutMs: 90_000, intervalMs: 2000 }).catch(() => {
+    await waitFor(
+      async () => {
+        empty = [];
+        for (const { title, expr } of exprs) {
+          const answer = await query(expr);
+          expect(answer.status, `${title}: ${answer.error}`).toBe('success');
+          if (answer.data.result.length === 0) empty.push(`${title}: ${expr}`);
+        }
+        return empty.length === 0;
+      },
+      { what: 'every panel to have data', timeoutMs: 90_000, intervalMs: 2000 },
+    ).catch(() => {
       throw new Error(`panels without data:\n${empty.join('\n')}`);
     });
   }, 120_000);
@@ -118,7 +145,10 @@ describe('deploy/observability against a real Prometheus scraping the local stac
   });
 
   it('stopping the rule engine while events arrive fires PulseboardNoTileEvaluation, and PulseboardServiceDown for its job alone', async () => {
-    const alerts = async () => ((await (await fetch(`${prometheusUrl}/api/v1/alerts`)).json()) as { data: { alerts: { labels: Record<string, string>; state: string }[] } }).data.alerts.filter((a) => a.state === 'firing');
+    const alerts = async () =>
+      (
+        (await (await fetch(`${prometheusUrl}/api/v1/alerts`)).json()) as { data: { alerts: { labels: Record<string, string>; state: string }[] } }
+      ).data.alerts.filter((a) => a.state === 'firing');
     const firing = async () => (await alerts()).some((a) => a.labels.alertname === 'PulseboardNoTileEvaluation');
     const down = async () => (await alerts()).filter((a) => a.labels.alertname === 'PulseboardServiceDown').map((a) => a.labels.job);
     // Not firing while the engine works (a busy machine may pause it briefly: wait for that to pass).
@@ -126,7 +156,11 @@ describe('deploy/observability against a real Prometheus scraping the local stac
     expect(await down()).toEqual([]);
     await engine.kill('SIGTERM');
     await waitFor(firing, { what: 'PulseboardNoTileEvaluation firing', timeoutMs: 60_000, intervalMs: 1000 });
-    await waitFor(async () => (await down()).includes('rule-engine'), { what: 'PulseboardServiceDown firing for the rule engine', timeoutMs: 30_000, intervalMs: 1000 });
+    await waitFor(async () => (await down()).includes('rule-engine'), {
+      what: 'PulseboardServiceDown firing for the rule engine',
+      timeoutMs: 30_000,
+      intervalMs: 1000,
+    });
     expect(await down()).toEqual(['rule-engine']);
   }, 90_000);
 });

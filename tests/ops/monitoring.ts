@@ -18,7 +18,9 @@ const repo = new URL('../../', import.meta.url).pathname;
 
 /** Every PromQL expression of the shipped Grafana dashboard and alert rules, with where it comes from. */
 export function shippedExpressions(rules?: { groups: { rules: { alert?: string; record?: string; expr: string }[] }[] }): { where: string; expr: string }[] {
-  const dashboard = JSON.parse(readFileSync(`${repo}deploy/observability/grafana-dashboard.json`, 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+  const dashboard = JSON.parse(readFileSync(`${repo}deploy/observability/grafana-dashboard.json`, 'utf8')) as {
+    panels: { title: string; targets?: { expr: string }[] }[];
+  };
   const alerts = rules ?? (parse(readFileSync(`${repo}deploy/observability/alerts.yaml`, 'utf8')) as NonNullable<typeof rules>);
   return [
     ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ where: `panel "${p.title}"`, expr: t.expr }))),
@@ -71,7 +73,13 @@ export function definedMetrics(): MetricDefinition[] {
         const name = /\bname:\s*'([^']+)'/.exec(options)?.[1];
         if (name === undefined) throw new Error(`${file}: a ${m[1]} whose name is not a literal`);
         const labels = /\blabelNames:\s*\[([^\]]*)\]/.exec(options)?.[1] ?? '';
-        out.push({ name, type: m[1]!.toLowerCase() as MetricDefinition['type'], labelNames: [...labels.matchAll(/'([^']+)'/g)].map((l) => l[1]!), service, file: file.slice(repo.length) });
+        out.push({
+          name,
+          type: m[1]!.toLowerCase() as MetricDefinition['type'],
+          labelNames: [...labels.matchAll(/'([^']+)'/g)].map((l) => l[1]!),
+          service,
+          file: file.slice(repo.length),
+        });
       }
     }
   }
@@ -80,8 +88,18 @@ export function definedMetrics(): MetricDefinition[] {
 
 /** The series names a definition exposes (a histogram's _bucket, _sum and _count) and the extra labels each carries. */
 export function exposedSeries(d: MetricDefinition): { series: string; labels: string[] }[] {
-  if (d.type === 'histogram') return [{ series: `${d.name}_bucket`, labels: [...d.labelNames, 'le'] }, { series: `${d.name}_sum`, labels: d.labelNames }, { series: `${d.name}_count`, labels: d.labelNames }];
-  if (d.type === 'summary') return [{ series: d.name, labels: [...d.labelNames, 'quantile'] }, { series: `${d.name}_sum`, labels: d.labelNames }, { series: `${d.name}_count`, labels: d.labelNames }];
+  if (d.type === 'histogram')
+    return [
+      { series: `${d.name}_bucket`, labels: [...d.labelNames, 'le'] },
+      { series: `${d.name}_sum`, labels: d.labelNames },
+      { series: `${d.name}_count`, labels: d.labelNames },
+    ];
+  if (d.type === 'summary')
+    return [
+      { series: d.name, labels: [...d.labelNames, 'quantile'] },
+      { series: `${d.name}_sum`, labels: d.labelNames },
+      { series: `${d.name}_count`, labels: d.labelNames },
+    ];
   return [{ series: d.name, labels: d.labelNames }];
 }
 
@@ -134,7 +152,13 @@ export function serviceMonitorTargets(objects: K8sObject[], namespace = 'pulsebo
   const deployments = objects.filter((o) => o.kind === 'Deployment');
   const targets: Target[] = [];
   for (const monitor of objects.filter((o) => o.kind === 'ServiceMonitor')) {
-    const spec = monitor.spec as { jobLabel?: string; selector: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] }; targetLabels?: string[]; podTargetLabels?: string[]; endpoints: ({ port?: string; targetPort?: unknown; relabelings?: Relabel[]; metricRelabelings?: unknown[] } & Record<string, unknown>)[] };
+    const spec = monitor.spec as {
+      jobLabel?: string;
+      selector: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
+      targetLabels?: string[];
+      podTargetLabels?: string[];
+      endpoints: ({ port?: string; targetPort?: unknown; relabelings?: Relabel[]; metricRelabelings?: unknown[] } & Record<string, unknown>)[];
+    };
     if (spec.selector.matchExpressions !== undefined) throw new Error('ServiceMonitor matchExpressions are not modelled here');
     for (const endpoint of spec.endpoints) {
       if (endpoint.port === undefined) throw new Error('a ServiceMonitor endpoint without a port name is not modelled here');
@@ -150,7 +174,7 @@ export function serviceMonitorTargets(objects: K8sObject[], namespace = 'pulsebo
             if (containerPort === undefined) continue;
             const runs = /services\/([a-z-]+)\/dist\/main\.js/.exec((container.args ?? []).join(' '))?.[1] as ServiceName | undefined;
             if (runs === undefined || !SERVICE_JOBS.includes(runs)) throw new Error(`${deployment.metadata.name}: which service it runs is not known`);
-            const serviceLabels = (service.metadata.labels ?? {});
+            const serviceLabels = service.metadata.labels ?? {};
             const podLabels = (pod.metadata.labels ?? {}) as Record<string, string>;
             const labels: Record<string, string> = {
               job: (spec.jobLabel !== undefined ? serviceLabels[spec.jobLabel] : undefined) ?? service.metadata.name,
@@ -191,7 +215,9 @@ export function unsatisfiable(expr: string, targets: Target[], defined: MetricDe
     const onSeries = selector.matchers.filter((m) => !targetLabels.has(m.label));
     const candidates = targets.filter((t) => onTarget.every((m) => satisfies(m, t.labels[m.label])));
     if (candidates.length === 0) {
-      problems.push(`${show}: no target has ${onTarget.map((m) => `${m.label}${m.op}"${m.value}"`).join(', ')} (targets' jobs: ${[...new Set(targets.map((t) => t.labels.job))].join(', ')})`);
+      problems.push(
+        `${show}: no target has ${onTarget.map((m) => `${m.label}${m.op}"${m.value}"`).join(', ')} (targets' jobs: ${[...new Set(targets.map((t) => t.labels.job))].join(', ')})`,
+      );
       continue;
     }
     if (selector.metric === undefined) {
@@ -211,7 +237,9 @@ export function unsatisfiable(expr: string, targets: Target[], defined: MetricDe
     const running = new Set(candidates.map((t) => t.runs));
     const there = exposed.filter((s) => s.definition.service === undefined || running.has(s.definition.service));
     if (there.length === 0) {
-      problems.push(`${show}: ${selector.metric} is ${exposed.map((s) => s.definition.service).join('/')}'s, but the matchers select ${[...running].join(', ')}`);
+      problems.push(
+        `${show}: ${selector.metric} is ${exposed.map((s) => s.definition.service).join('/')}'s, but the matchers select ${[...running].join(', ')}`,
+      );
       continue;
     }
     for (const m of onSeries) {

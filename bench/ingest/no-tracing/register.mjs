@@ -9,6 +9,7 @@ register('./hooks.mjs', import.meta.url);
 const load = Module._load;
 const fromPromClient = (parent) => typeof parent?.filename === 'string' && parent.filename.includes('/prom-client/');
 Module._load = function (request, parent, ...rest) {
-  if (typeof request === 'string' && (request.startsWith('@opentelemetry/') || request.includes('/@opentelemetry/')) && !fromPromClient(parent)) throw new Error(`no-tracing build: ${request} must not be loaded`);
+  if (typeof request === 'string' && (request.startsWith('@opentelemetry/') || request.includes('/@opentelemetry/')) && !fromPromClient(parent))
+    throw new Error(`no-tracing build: ${request} must not be loaded`);
   return load.call(this, request, parent, ...rest);
 };

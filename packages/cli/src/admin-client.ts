@@ -82,6 +82,11 @@ export class AdminClient {
     if (response.ok) return parsed ?? {};
     const envelope = (parsed as { error?: { code?: string; message?: string; details?: Record<string, string[]> } } | undefined)?.error;
     const message = envelope?.message ?? (text.slice(0, 200) || response.statusText);
-    throw new AdminApiError(`${method} ${path} failed: ${response.status} ${envelope?.code ?? 'error'}: ${message}`, response.status, envelope?.code, envelope?.details);
+    throw new AdminApiError(
+      `${method} ${path} failed: ${response.status} ${envelope?.code ?? 'error'}: ${message}`,
+      response.status,
+      envelope?.code,
+      envelope?.details,
+    );
   }
 }

@@ -39,7 +39,11 @@ async function readStdin(io: Io): Promise<string> {
 export function addClientCommands(program: Command, io: Io): void {
   program
     .option('--token <token>', 'a project key (evk_…) or user token (evu_…) for send, tail, events and tiles (env PULSEBOARD_TOKEN)')
-    .option('--broadcast-url <url>', 'the broadcast WebSocket, for tail (env PULSEBOARD_BROADCAST_URL)', io.env.PULSEBOARD_BROADCAST_URL ?? 'ws://127.0.0.1:8081/ws');
+    .option(
+      '--broadcast-url <url>',
+      'the broadcast WebSocket, for tail (env PULSEBOARD_BROADCAST_URL)',
+      io.env.PULSEBOARD_BROADCAST_URL ?? 'ws://127.0.0.1:8081/ws',
+    );
 
   const client = (extra: Partial<ConstructorParameters<typeof PulseboardClient>[0]> = {}): PulseboardClient => {
     const { url, token, broadcastUrl } = program.opts<{ url: string; token?: string; broadcastUrl: string }>();
@@ -61,40 +65,63 @@ export function addClientCommands(program: Command, io: Io): void {
     .option('--label <label>', 'a label (repeatable)', collect)
     .option('--timestamp <iso>', 'event time (default now)')
     .option('--ingest', 'one request per event to /ingest instead of batches to /api/v1/webhooks')
-    .action(async (o: { type: string; name?: string; severity?: string; source?: string; channel?: string; attr?: Record<string, unknown>; label?: string[]; timestamp?: string; ingest?: boolean }) => {
-      const failed: FailedOutcome[] = [];
-      const c = client({ hooks: { onFailed: (f) => failed.push(f) }, ...(o.ingest === true ? { endpoint: 'ingest' as const } : {}) });
-      let events: PulseboardEvent[];
-      if (o.name !== undefined) {
-        events = [{ type: o.type, name: o.name, ...(o.severity === undefined ? {} : { severity: o.severity }), ...(o.source === undefined ? {} : { source: o.source }), ...(o.channel === undefined ? {} : { channel: o.channel }), attributes: o.attr ?? {}, ...(o.label === undefined ? {} : { labels: o.label }), ...(o.timestamp === undefined ? {} : { timestamp: o.timestamp }) } as PulseboardEvent];
-      } else {
-        const lines = (await readStdin(io)).split('\n').map((l) => l.trim());
-        events = [];
-        lines.forEach((line, i) => {
-          if (line === '') return;
-          try {
-            events.push(JSON.parse(line) as PulseboardEvent);
-          } catch {
-            throw new CliInputError(`stdin line ${i + 1} is not JSON`);
-          }
-        });
-        if (events.length === 0) throw new CliInputError('nothing to send: pass --name, or NDJSON events on stdin');
-      }
-      // With --ingest every event needs its project: the key's own (a project key) when the event has none.
-      if (o.ingest === true) {
-        const project = (await c.projects.list()).data[0]?.project_key;
-        for (const e of events) if (e.project_key === undefined && project !== undefined) e.project_key = project;
-      }
-      for (const e of events) await c.send(e);
-      const stats = await c.close();
-      for (const f of failed) {
-        const error = f.error as { status?: number; code?: string; message?: string; details?: unknown };
-        io.err(`error: ${f.events.length} event(s) not stored: ${error.message ?? String(f.error)}\n`);
-        if (error.details !== undefined) io.err(`${JSON.stringify({ details: error.details }, null, 2)}\n`);
-      }
-      print({ sent: stats.sent, failed: stats.failed, retries: stats.retries });
-      if (stats.failed > 0) throw new SilentFailure();
-    });
+    .action(
+      async (o: {
+        type: string;
+        name?: string;
+        severity?: string;
+        source?: string;
+        channel?: string;
+        attr?: Record<string, unknown>;
+        label?: string[];
+        timestamp?: string;
+        ingest?: boolean;
+      }) => {
+        const failed: FailedOutcome[] = [];
+        const c = client({ hooks: { onFailed: (f) => failed.push(f) }, ...(o.ingest === true ? { endpoint: 'ingest' as const } : {}) });
+        let events: PulseboardEvent[];
+        if (o.name !== undefined) {
+          events = [
+            {
+              type: o.type,
+              name: o.name,
+              ...(o.severity === undefined ? {} : { severity: o.severity }),
+              ...(o.source === undefined ? {} : { source: o.source }),
+              ...(o.channel === undefined ? {} : { channel: o.channel }),
+              attributes: o.attr ?? {},
+              ...(o.label === undefined ? {} : { labels: o.label }),
+              ...(o.timestamp === undefined ? {} : { timestamp: o.timestamp }),
+            } as PulseboardEvent,
+          ];
+        } else {
+          const lines = (await readStdin(io)).split('\n').map((l) => l.trim());
+          events = [];
+          lines.forEach((line, i) => {
+            if (line === '') return;
+            try {
+              events.push(JSON.parse(line) as PulseboardEvent);
+            } catch {
+              throw new CliInputError(`stdin line ${i + 1} is not JSON`);
+            }
+          });
+          if (events.length === 0) throw new CliInputError('nothing to send: pass --name, or NDJSON events on stdin');
+        }
+        // With --ingest every event needs its project: the key's own (a project key) when the event has none.
+        if (o.ingest === true) {
+          const project = (await c.projects.list()).data[0]?.project_key;
+          for (const e of events) if (e.project_key === undefined && project !== undefined) e.project_key = project;
+        }
+        for (const e of events) await c.send(e);
+        const stats = await c.close();
+        for (const f of failed) {
+          const error = f.error as { status?: number; code?: string; message?: string; details?: unknown };
+          io.err(`error: ${f.events.length} event(s) not stored: ${error.message ?? String(f.error)}\n`);
+          if (error.details !== undefined) io.err(`${JSON.stringify({ details: error.details }, null, 2)}\n`);
+        }
+        print({ sent: stats.sent, failed: stats.failed, retries: stats.retries });
+        if (stats.failed > 0) throw new SilentFailure();
+      },
+    );
 
   program
     .command('tail')
@@ -108,46 +135,58 @@ export function addClientCommands(program: Command, io: Io): void {
     .option('--severity <severity>', 'with --events: events of this severity')
     .option('--channel <channel>', 'with --events: events of this channel')
     .option('--label <label>', 'with --events: a label every event must carry (repeatable)', collect)
-    .action(async (project: string, o: { since?: number; count?: number; events?: boolean; type?: string; name?: string; severity?: string; channel?: string; label?: string[] }) => {
-      const filters = { type: o.type, name: o.name, severity: o.severity, channel: o.channel, label: o.label };
-      const given = Object.entries(filters).filter(([, v]) => v !== undefined);
-      if (o.events !== true && given.length > 0) throw new CliInputError(`--${given.map(([k]) => k).join(', --')} filter events: add --events`);
-      const c = client();
-      let seen = 0;
-      await new Promise<void>((resolve, reject) => {
-        const line = (value: unknown) => {
-          io.out(`${JSON.stringify(value)}\n`);
-          if (o.count !== undefined && ++seen >= o.count) {
+    .action(
+      async (
+        project: string,
+        o: { since?: number; count?: number; events?: boolean; type?: string; name?: string; severity?: string; channel?: string; label?: string[] },
+      ) => {
+        const filters = { type: o.type, name: o.name, severity: o.severity, channel: o.channel, label: o.label };
+        const given = Object.entries(filters).filter(([, v]) => v !== undefined);
+        if (o.events !== true && given.length > 0) throw new CliInputError(`--${given.map(([k]) => k).join(', --')} filter events: add --events`);
+        const c = client();
+        let seen = 0;
+        await new Promise<void>((resolve, reject) => {
+          const line = (value: unknown) => {
+            io.out(`${JSON.stringify(value)}\n`);
+            if (o.count !== undefined && ++seen >= o.count) {
+              sub.close();
+              resolve();
+            }
+          };
+          const sub = c.subscribe(project, {
+            WebSocket: WebSocket as unknown as WebSocketConstructor,
+            ...(o.since === undefined ? {} : { since: o.since }),
+            ...(o.events === true ? { events: Object.fromEntries(given) as EventTailFilters } : {}),
+            onSnapshot: (s) => io.out(`${JSON.stringify(s)}\n`),
+            onSubscribed: (s) =>
+              io.err(
+                `subscribed to ${project} at position ${s.position}${s.reconnects > 0 ? ` (reconnect ${s.reconnects}, ${s.resumed ? 'resumed' : 'from a snapshot'})` : ''}\n`,
+              ),
+            onChange: (change) => line(change),
+            // Tile changes print as the change itself (as before); events as the protocol's message, so a line says which it is.
+            onEvent: (event) => line({ type: 'event', v: 1, project, event }),
+            onSkipped: (skipped) =>
+              io.err(`skipped ${skipped.count} event(s) (${skipped.reason === 'rate' ? "over the server's rate" : 'reading too slowly'})\n`),
+            onMessage: (message) => {
+              if (message.type === 'tailing')
+                io.err(
+                  `tailing events of ${project}${Object.keys(message.filters).length === 0 ? '' : ` where ${JSON.stringify(message.filters)}`} (at most ${message.max_per_second}/s)\n`,
+                );
+              // A refused tail (bad filters close the socket with 4000 instead) ends the command.
+              if (message.type === 'error' && message.code !== 'project_not_found') {
+                sub.close();
+                reject(new CliInputError(`${message.code}: ${message.message}`));
+              }
+            },
+            onError: (error) => reject(new CliInputError(error.message)),
+          });
+          io.onInterrupt?.(() => {
             sub.close();
             resolve();
-          }
-        };
-        const sub = c.subscribe(project, {
-          WebSocket: WebSocket as unknown as WebSocketConstructor,
-          ...(o.since === undefined ? {} : { since: o.since }),
-          ...(o.events === true ? { events: Object.fromEntries(given) as EventTailFilters } : {}),
-          onSnapshot: (s) => io.out(`${JSON.stringify(s)}\n`),
-          onSubscribed: (s) => io.err(`subscribed to ${project} at position ${s.position}${s.reconnects > 0 ? ` (reconnect ${s.reconnects}, ${s.resumed ? 'resumed' : 'from a snapshot'})` : ''}\n`),
-          onChange: (change) => line(change),
-          // Tile changes print as the change itself (as before); events as the protocol's message, so a line says which it is.
-          onEvent: (event) => line({ type: 'event', v: 1, project, event }),
-          onSkipped: (skipped) => io.err(`skipped ${skipped.count} event(s) (${skipped.reason === 'rate' ? "over the server's rate" : 'reading too slowly'})\n`),
-          onMessage: (message) => {
-            if (message.type === 'tailing') io.err(`tailing events of ${project}${Object.keys(message.filters).length === 0 ? '' : ` where ${JSON.stringify(message.filters)}`} (at most ${message.max_per_second}/s)\n`);
-            // A refused tail (bad filters close the socket with 4000 instead) ends the command.
-            if (message.type === 'error' && message.code !== 'project_not_found') {
-              sub.close();
-              reject(new CliInputError(`${message.code}: ${message.message}`));
-            }
-          },
-          onError: (error) => reject(new CliInputError(error.message)),
+          });
         });
-        io.onInterrupt?.(() => {
-          sub.close();
-          resolve();
-        });
-      });
-    });
+      },
+    );
 
   const events = program.command('events').description('stored events');
   events
@@ -165,10 +204,38 @@ export function addClientCommands(program: Command, io: Io): void {
     .option('--until <time>', 'events before')
     .option('--page <n>', 'page, from 1', integer)
     .option('--per-page <n>', 'items per page (at most 100)', integer)
-    .action(async (o: { project?: string; type?: string; name?: string; severity?: string; source?: string; channel?: string; correlationId?: string; label?: string[]; since?: string; until?: string; page?: number; perPage?: number }) => {
-      const query = { project_key: o.project, type: o.type, name: o.name, severity: o.severity, source: o.source, channel: o.channel, correlation_id: o.correlationId, label: o.label, since: o.since, until: o.until, page: o.page, per_page: o.perPage } as Query<'getApiV1Events'>;
-      print(await client().events.list(query));
-    });
+    .action(
+      async (o: {
+        project?: string;
+        type?: string;
+        name?: string;
+        severity?: string;
+        source?: string;
+        channel?: string;
+        correlationId?: string;
+        label?: string[];
+        since?: string;
+        until?: string;
+        page?: number;
+        perPage?: number;
+      }) => {
+        const query = {
+          project_key: o.project,
+          type: o.type,
+          name: o.name,
+          severity: o.severity,
+          source: o.source,
+          channel: o.channel,
+          correlation_id: o.correlationId,
+          label: o.label,
+          since: o.since,
+          until: o.until,
+          page: o.page,
+          per_page: o.perPage,
+        } as Query<'getApiV1Events'>;
+        print(await client().events.list(query));
+      },
+    );
 
   const tiles = program.command('tiles').description('dashboard tiles');
   tiles

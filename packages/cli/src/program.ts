@@ -33,7 +33,7 @@ export function buildProgram(io: Io): Command {
     .description('Send events, follow tiles and operate a Pulseboard installation')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--url <url>', 'gateway base URL (env PULSEBOARD_URL)', io.env.PULSEBOARD_URL ?? 'http://127.0.0.1:8080')
-    .option('--admin-token <token>', 'the installation\'s ADMIN_TOKEN (env ADMIN_TOKEN; prefer the env: flags show up in process lists)')
+    .option('--admin-token <token>', "the installation's ADMIN_TOKEN (env ADMIN_TOKEN; prefer the env: flags show up in process lists)")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError()
     .exitOverride();
@@ -52,8 +52,10 @@ export function buildProgram(io: Io): Command {
   account
     .command('create')
     .requiredOption('--name <name>', 'account name')
-    .option('--hourly-limit <n>', 'requests per hour for the whole account (default: the environment\'s)', integer)
-    .action(async (o: { name: string; hourlyLimit?: number }) => print(await client().createAccount({ name: o.name, ...(o.hourlyLimit === undefined ? {} : { hourly_request_limit: o.hourlyLimit }) })));
+    .option('--hourly-limit <n>', "requests per hour for the whole account (default: the environment's)", integer)
+    .action(async (o: { name: string; hourlyLimit?: number }) =>
+      print(await client().createAccount({ name: o.name, ...(o.hourlyLimit === undefined ? {} : { hourly_request_limit: o.hourlyLimit }) })),
+    );
   account.command('list').action(async () => print(await client().listAccounts()));
 
   const user = admin.command('user').description('users and their tokens');
@@ -63,7 +65,10 @@ export function buildProgram(io: Io): Command {
     .requiredOption('--email <email>', 'email address')
     .description('create a user; prints its token, shown this once')
     .action(async (o: { account: number; email: string }) => print(await client().createUser(o.account, { email: o.email })));
-  user.command('list').requiredOption('--account <id>', 'account id', integer).action(async (o: { account: number }) => print(await client().listUsers(o.account)));
+  user
+    .command('list')
+    .requiredOption('--account <id>', 'account id', integer)
+    .action(async (o: { account: number }) => print(await client().listUsers(o.account)));
   user
     .command('token')
     .description('issue a new token for a user; the previous token stops working')
@@ -98,7 +103,10 @@ export function buildProgram(io: Io): Command {
         }),
       ),
     );
-  project.command('list').requiredOption('--account <id>', 'account id', integer).action(async (o: { account: number }) => print(await client().listProjects(o.account)));
+  project
+    .command('list')
+    .requiredOption('--account <id>', 'account id', integer)
+    .action(async (o: { account: number }) => print(await client().listProjects(o.account)));
   project
     .command('delete')
     .description('delete a project: its key stops working at once; its events are kept')

@@ -29,7 +29,10 @@ export class PulseboardApiError extends Error {
 /** The gateway could not be reached, or did not answer within the request timeout. */
 export class PulseboardNetworkError extends Error {
   override readonly name = 'PulseboardNetworkError';
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
   }
 }

@@ -2,9 +2,35 @@ import { ReadApi, type ReadApiOptions } from './read-api.ts';
 import { EventSender, type FlushResult, type PulseboardEvent, type SenderErrorListener, type SenderOptions, type SenderStats } from './sender.ts';
 import { subscribe, type SubscribeOptions, type Subscription } from './subscribe.ts';
 
-export { EventSender, type PulseboardEvent, type SenderOptions, type SenderStats, type SenderHooks, type SentOutcome, type FailedOutcome, type SendFailure, type EventFailure, type FlushResult, type SenderLogger, type SenderErrorListener } from './sender.ts';
+export {
+  EventSender,
+  type PulseboardEvent,
+  type SenderOptions,
+  type SenderStats,
+  type SenderHooks,
+  type SentOutcome,
+  type FailedOutcome,
+  type SendFailure,
+  type EventFailure,
+  type FlushResult,
+  type SenderLogger,
+  type SenderErrorListener,
+} from './sender.ts';
 export { ReadApi, queryString, type ReadApiOptions, type Query, type RequestBody, type Success } from './read-api.ts';
-export { subscribe, SubscriptionError, type ServerMessage, type SnapshotMessage, type Subscription, type SubscribeOptions, type TileChangeMessage, type WebSocketConstructor, type WebSocketLike, type EventTailFilters, type IngestedEvent, type SkippedMessage } from './subscribe.ts';
+export {
+  subscribe,
+  SubscriptionError,
+  type ServerMessage,
+  type SnapshotMessage,
+  type Subscription,
+  type SubscribeOptions,
+  type TileChangeMessage,
+  type WebSocketConstructor,
+  type WebSocketLike,
+  type EventTailFilters,
+  type IngestedEvent,
+  type SkippedMessage,
+} from './subscribe.ts';
 export { PulseboardApiError, PulseboardNetworkError, ClientClosedError, isRetryable, type ErrorCode, type ErrorDetails } from './errors.ts';
 export { backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff.ts';
 export type { components, operations, paths } from './generated/openapi.ts';
@@ -35,7 +61,13 @@ export class PulseboardClient extends ReadApi {
   constructor(private readonly clientOptions: PulseboardClientOptions) {
     const token = clientOptions.token ?? clientOptions.apiKey;
     if (token === undefined) throw new Error('PulseboardClient needs an apiKey (to send) or a token (to read)');
-    super({ url: clientOptions.url, token, ...(clientOptions.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: clientOptions.requestTimeoutMs }), ...(clientOptions.readAttempts === undefined ? {} : { readAttempts: clientOptions.readAttempts }), ...(clientOptions.fetch === undefined ? {} : { fetch: clientOptions.fetch }) });
+    super({
+      url: clientOptions.url,
+      token,
+      ...(clientOptions.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: clientOptions.requestTimeoutMs }),
+      ...(clientOptions.readAttempts === undefined ? {} : { readAttempts: clientOptions.readAttempts }),
+      ...(clientOptions.fetch === undefined ? {} : { fetch: clientOptions.fetch }),
+    });
   }
 
   /** Queues an event: see EventSender.send (resolves once queued, `false` when dropped by `whenFull: 'drop'`). */

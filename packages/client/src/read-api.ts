@@ -6,7 +6,11 @@ import { httpCall } from './http.ts';
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
 /** The success body of an operation, from the generated OpenAPI types. */
 export type Success<K extends keyof operations> = operations[K]['responses'] extends infer R
-  ? R extends { 200: infer A } ? Json<A> : R extends { 201: infer B } ? Json<B> : undefined
+  ? R extends { 200: infer A }
+    ? Json<A>
+    : R extends { 201: infer B }
+      ? Json<B>
+      : undefined
   : never;
 /** The query parameters of an operation. */
 export type Query<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
@@ -55,7 +59,8 @@ export class ReadApi {
     update: (id: number, body: RequestBody<'putApiV1TilesId'>) => this.call<'putApiV1TilesId'>('PUT', `/api/v1/tiles/${id}`, undefined, body),
     delete: (id: number) => this.call<'deleteApiV1TilesId'>('DELETE', `/api/v1/tiles/${id}`),
     /** The tile's rule replayed over its stored events, compared with its live state (`dry_run: false` applies it). */
-    replay: (id: number, body: RequestBody<'postApiV1TilesIdReplay'>) => this.call<'postApiV1TilesIdReplay'>('POST', `/api/v1/tiles/${id}/replay`, undefined, body),
+    replay: (id: number, body: RequestBody<'postApiV1TilesIdReplay'>) =>
+      this.call<'postApiV1TilesIdReplay'>('POST', `/api/v1/tiles/${id}/replay`, undefined, body),
   };
 
   readonly notifications = {

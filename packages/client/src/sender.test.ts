@@ -56,7 +56,9 @@ describe('EventSender', () => {
   });
 
   it('retries a 503 and a network timeout with the same body and Idempotency-Key, and counts the batch once', async () => {
-    const gw = await gateway((_, n) => (n === 1 ? { status: 503, body: { status: 'error', code: 'service_unavailable', message: 'x' }, headers: { 'retry-after': '0' } } : n === 2 ? 'hang' : ok));
+    const gw = await gateway((_, n) =>
+      n === 1 ? { status: 503, body: { status: 'error', code: 'service_unavailable', message: 'x' }, headers: { 'retry-after': '0' } } : n === 2 ? 'hang' : ok,
+    );
     const retries: number[] = [];
     // 1 s: time enough for an answer on a busy machine, a timed-out attempt would be one retry more.
     const s = sender(gw.url, { requestTimeoutMs: 1000, hooks: { onRetry: (r) => retries.push(r.attempt) } });
@@ -69,7 +71,11 @@ describe('EventSender', () => {
   });
 
   it("waits at least a 429's Retry-After before the next attempt", async () => {
-    const gw = await gateway((_, n) => (n === 1 ? { status: 429, body: { status: 'error', code: 'rate_limit_exceeded', message: 'slow down', retry_after: 1 }, headers: { 'retry-after': '1' } } : ok));
+    const gw = await gateway((_, n) =>
+      n === 1
+        ? { status: 429, body: { status: 'error', code: 'rate_limit_exceeded', message: 'slow down', retry_after: 1 }, headers: { 'retry-after': '1' } }
+        : ok,
+    );
     const s = sender(gw.url);
     await s.send(event(1));
     await s.flush();
@@ -78,7 +84,12 @@ describe('EventSender', () => {
   });
 
   it.each([400, 401, 402, 403])('does not retry a %i: the batch fails with a typed error carrying code and details', async (status) => {
-    const body = { status: 'error', code: status === 402 ? 'quota_exceeded' : 'validation_error', message: 'no', details: { 'events[0].name': ["can't be blank"] } };
+    const body = {
+      status: 'error',
+      code: status === 402 ? 'quota_exceeded' : 'validation_error',
+      message: 'no',
+      details: { 'events[0].name': ["can't be blank"] },
+    };
     const gw = await gateway(() => ({ status, body }));
     const failed: FailedOutcome[] = [];
     const s = sender(gw.url, { hooks: { onFailed: (f) => failed.push(f) } });
@@ -125,7 +136,13 @@ describe('EventSender', () => {
     const gate = new Promise<void>((r) => (release = r));
     const gw = await gateway(() => ok);
     const dropped: string[] = [];
-    const s = sender(gw.url, { maxBufferEvents: 5, whenFull: 'drop', batchSize: 5, hooks: { onDropped: (e, reason) => dropped.push(`${e.name}:${reason}`) }, fetch: async (...a) => (await gate, fetch(...a)) });
+    const s = sender(gw.url, {
+      maxBufferEvents: 5,
+      whenFull: 'drop',
+      batchSize: 5,
+      hooks: { onDropped: (e, reason) => dropped.push(`${e.name}:${reason}`) },
+      fetch: async (...a) => (await gate, fetch(...a)),
+    });
     const results = [];
     for (let i = 0; i < 8; i++) results.push(await s.send(event(i)));
     expect(results).toEqual([true, true, true, true, true, false, false, false]);
@@ -162,7 +179,11 @@ describe('EventSender', () => {
   });
 
   describe('failures are never silent', () => {
-    const refused = { status: 429, body: { status: 'error', code: 'rate_limit_exceeded', message: 'hourly request limit reached', retry_after: 3600 }, headers: { 'retry-after': '3600' } };
+    const refused = {
+      status: 429,
+      body: { status: 'error', code: 'rate_limit_exceeded', message: 'hourly request limit reached', retry_after: 3600 },
+      headers: { 'retry-after': '3600' },
+    };
     const logged = () => {
       const lines: string[] = [];
       return { lines, logger: { error: (line: string) => lines.push(line) } };
@@ -175,7 +196,9 @@ describe('EventSender', () => {
       expect(await s.send(event(1))).toBe(true);
       const result = await s.flush();
       expect(result).toMatchObject({ sent: 0, failed: 1, failuresOmitted: 0 });
-      expect(result.failures).toEqual([{ event: event(1), reason: 'gave_up', status: 429, code: 'rate_limit_exceeded', message: 'hourly request limit reached' }]);
+      expect(result.failures).toEqual([
+        { event: event(1), reason: 'gave_up', status: 429, code: 'rate_limit_exceeded', message: 'hourly request limit reached' },
+      ]);
       expect(log.lines).toEqual(['[pulseboard] 1 event not stored (given up after 1 attempt): 429 rate_limit_exceeded: hourly request limit reached']);
       // Reported once: the next flush starts empty.
       expect((await s.flush()).failures).toEqual([]);
@@ -263,7 +286,10 @@ describe('EventSender', () => {
       release();
       const result = await s.flush();
       expect(result.failures).toHaveLength(500);
-      expect(log.lines).toEqual([expect.stringMatching(/^\[pulseboard\] 1 event not stored \(dropped\)/), '[pulseboard] 499 more events not stored (the log says one line a second; flush() returns each)']);
+      expect(log.lines).toEqual([
+        expect.stringMatching(/^\[pulseboard\] 1 event not stored \(dropped\)/),
+        '[pulseboard] 499 more events not stored (the log says one line a second; flush() returns each)',
+      ]);
     });
 
     it('keeps at most 1,000 failures between flushes and counts the rest', async () => {

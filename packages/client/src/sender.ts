@@ -175,7 +175,9 @@ export class EventSender {
   private lastLogAt = -Infinity;
   private unlogged = 0;
   private readonly errorListeners = new Set<SenderErrorListener>();
-  private readonly o: Required<Pick<SenderOptions, 'endpoint' | 'batchSize' | 'lingerMs' | 'concurrency' | 'maxBufferEvents' | 'maxBufferBytes' | 'whenFull' | 'requestTimeoutMs'>> & { gzipAboveBytes: number | false };
+  private readonly o: Required<
+    Pick<SenderOptions, 'endpoint' | 'batchSize' | 'lingerMs' | 'concurrency' | 'maxBufferEvents' | 'maxBufferBytes' | 'whenFull' | 'requestTimeoutMs'>
+  > & { gzipAboveBytes: number | false };
   private readonly base: string;
   private readonly fetchFn: typeof fetch;
 
@@ -266,7 +268,15 @@ export class EventSender {
   }
 
   stats(): SenderStats {
-    return { pending: this.pendingEvents, pendingBytes: this.pendingBytes, inFlightRequests: this.inFlight, sent: this.sent, failed: this.failed, dropped: this.dropped, retries: this.retries };
+    return {
+      pending: this.pendingEvents,
+      pendingBytes: this.pendingBytes,
+      inFlightRequests: this.inFlight,
+      sent: this.sent,
+      failed: this.failed,
+      dropped: this.dropped,
+      retries: this.retries,
+    };
   }
 
   private serialise(event: PulseboardEvent): string {
@@ -287,7 +297,10 @@ export class EventSender {
   private drop(event: PulseboardEvent, reason: 'buffer_full' | 'too_large'): boolean {
     this.dropped++;
     this.hook('onDropped', event, reason);
-    const message = reason === 'too_large' ? `the event is larger than maxBufferBytes (${this.o.maxBufferBytes})` : `the buffer is full (maxBufferEvents ${this.o.maxBufferEvents}, maxBufferBytes ${this.o.maxBufferBytes}) and whenFull is 'drop'`;
+    const message =
+      reason === 'too_large'
+        ? `the event is larger than maxBufferBytes (${this.o.maxBufferBytes})`
+        : `the buffer is full (maxBufferEvents ${this.o.maxBufferEvents}, maxBufferBytes ${this.o.maxBufferBytes}) and whenFull is 'drop'`;
     this.report({ reason: 'dropped', events: [event], code: reason, message, attempts: 0 }, this.options.hooks?.onDropped !== undefined);
     return false;
   }
@@ -295,7 +308,14 @@ export class EventSender {
   /** Every failure is counted for flush(), given to the `error` listeners, and logged when nobody else took it. */
   private report(failure: SendFailure, hooked: boolean): void {
     for (const event of failure.events) {
-      if (this.failures.length < MAX_REPORTED_FAILURES) this.failures.push({ event, reason: failure.reason, ...(failure.status === undefined ? {} : { status: failure.status }), code: failure.code, message: failure.message });
+      if (this.failures.length < MAX_REPORTED_FAILURES)
+        this.failures.push({
+          event,
+          reason: failure.reason,
+          ...(failure.status === undefined ? {} : { status: failure.status }),
+          code: failure.code,
+          message: failure.message,
+        });
       else this.failuresOmitted++;
     }
     for (const listener of this.errorListeners) {
@@ -312,9 +332,16 @@ export class EventSender {
       return;
     }
     this.lastLogAt = now;
-    const what = failure.reason === 'dropped' ? 'dropped' : failure.reason === 'refused' ? 'refused' : `given up after ${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
+    const what =
+      failure.reason === 'dropped'
+        ? 'dropped'
+        : failure.reason === 'refused'
+          ? 'refused'
+          : `given up after ${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
     const before = this.takeUnlogged();
-    this.log(`${events(failure.events.length)} not stored (${what}): ${failure.status === undefined ? '' : `${failure.status} `}${failure.code}: ${failure.message}${before === 0 ? '' : ` (and ${events(before)} before it, not logged)`}`);
+    this.log(
+      `${events(failure.events.length)} not stored (${what}): ${failure.status === undefined ? '' : `${failure.status} `}${failure.code}: ${failure.message}${before === 0 ? '' : ` (and ${events(before)} before it, not logged)`}`,
+    );
   }
 
   /** How many events were left out of the log since its last line (and from now on none). */
@@ -393,7 +420,15 @@ export class EventSender {
         if (pause > 0) await sleep(pause);
         attempt++;
         try {
-          const result = await httpCall({ method: 'POST', url, token: this.options.apiKey, headers, body, timeoutMs: this.o.requestTimeoutMs, fetch: this.fetchFn });
+          const result = await httpCall({
+            method: 'POST',
+            url,
+            token: this.options.apiKey,
+            headers,
+            body,
+            timeoutMs: this.o.requestTimeoutMs,
+            fetch: this.fetchFn,
+          });
           this.sent += items.length;
           this.hook('onSent', { events: items.length, attempts: attempt, status: result.status, body: result.body, idempotencyKey });
           return;
@@ -452,7 +487,15 @@ function describeFailure(error: unknown, events: unknown[], attempts: number): S
   if (error instanceof PulseboardApiError) {
     // The error's message is "<status> <code>: <message>"; the report has status and code apart.
     const prefix = `${error.status} ${error.code}: `;
-    return { reason, events, status: error.status, code: error.code, message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message, attempts, error };
+    return {
+      reason,
+      events,
+      status: error.status,
+      code: error.code,
+      message: error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message,
+      attempts,
+      error,
+    };
   }
   if (error instanceof PulseboardNetworkError) return { reason, events, code: 'network_error', message: error.message, attempts, error };
   return { reason, events, code: 'unknown', message: error instanceof Error ? error.message : String(error), attempts, error };

@@ -98,13 +98,15 @@ export const secretsEnvProperties = {
   SECRETS_KEY: {
     type: 'string',
     strongSecret: true,
-    description: 'Key that seals stored notification secrets (webhook URLs and signing secrets, Slack URLs). Required, 32+ random bytes; a short, repetitive, published or placeholder value stops the service. Keep it: sealed rows need it (SECURITY.md).',
+    description:
+      'Key that seals stored notification secrets (webhook URLs and signing secrets, Slack URLs). Required, 32+ random bytes; a short, repetitive, published or placeholder value stops the service. Keep it: sealed rows need it (SECURITY.md).',
   },
   SECRETS_KEY_PREVIOUS: {
     type: 'string',
     strongSecret: 'or-empty',
     default: '',
-    description: 'The previous SECRETS_KEY during a rotation, still accepted for reading until `pnpm secrets:rotate` has re-sealed every row. Empty outside a rotation.',
+    description:
+      'The previous SECRETS_KEY during a rotation, still accepted for reading until `pnpm secrets:rotate` has re-sealed every row. Empty outside a rotation.',
   },
 } as const;
 
@@ -168,7 +170,13 @@ function withSecretKeyword(ajv: Ajv): Ajv {
   return ajv;
 }
 
-type EnvValue<S> = S extends { type: 'integer' | 'number' } ? number : S extends { type: 'boolean' } ? boolean : S extends { enum: readonly (infer E)[] } ? E : string;
+type EnvValue<S> = S extends { type: 'integer' | 'number' }
+  ? number
+  : S extends { type: 'boolean' }
+    ? boolean
+    : S extends { enum: readonly (infer E)[] }
+      ? E
+      : string;
 
 /** The typed environment an env schema yields: derived from the schema, not written twice. */
 export type EnvOf<P extends Record<string, object>> = { -readonly [K in keyof P]: EnvValue<P[K]> };
@@ -194,5 +202,8 @@ export function loadEnv<T>(properties: Record<string, object>, env: Record<strin
 }
 
 export function kafkaBrokers(value: string): string[] {
-  return value.split(',').map((b) => b.trim()).filter((b) => b !== '');
+  return value
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b !== '');
 }

@@ -6,7 +6,9 @@ import { registerHttpTracing, requestTraceparent } from './http-tracing.ts';
 import { NO_TRACING, formatTraceparent, type Tracing } from './tracing.ts';
 
 // vitest resolves packages with the bundlers' `module` condition; the SDK's Node build loads by require.
-const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = createRequire(import.meta.url)('@opentelemetry/sdk-trace-base') as typeof SdkTraceBase;
+const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = createRequire(import.meta.url)(
+  '@opentelemetry/sdk-trace-base',
+) as typeof SdkTraceBase;
 
 const caller = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
 

@@ -80,6 +80,8 @@ describe('Kafka TLS and SASL settings', () => {
     expect(problems({ KAFKA_SASL_USERNAME: 'u' })).toMatch(/KAFKA_SASL_USERNAME is set but KAFKA_SASL_MECHANISM is empty/);
     expect(problems({ KAFKA_SASL_MECHANISM: 'gssapi' })).toMatch(/KAFKA_SASL_MECHANISM must be equal to one of the allowed values/);
     expect(problems({ KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: file('not-pem', 'hello') })).toMatch(/KAFKA_SSL_CA_FILE holds no PEM certificate/);
-    expect(problems({ KAFKA_SSL: 'true', KAFKA_SSL_CERT: CERT, KAFKA_SSL_KEY: '-----BEGIN ENCRYPTED PRIVATE KEY-----\n' })).toMatch(/KAFKA_SSL_KEY holds an encrypted private key/);
+    expect(problems({ KAFKA_SSL: 'true', KAFKA_SSL_CERT: CERT, KAFKA_SSL_KEY: '-----BEGIN ENCRYPTED PRIVATE KEY-----\n' })).toMatch(
+      /KAFKA_SSL_KEY holds an encrypted private key/,
+    );
   });
 });

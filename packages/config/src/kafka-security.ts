@@ -15,16 +15,36 @@ export const kafkaSecurityEnvProperties = {
     description:
       'Connect to the Kafka brokers over TLS (Confluent Cloud, MSK, a Strimzi TLS listener). The other KAFKA_SSL_* settings need it; without KAFKA_SSL_CA(_FILE) the system CA store verifies the brokers.',
   },
-  KAFKA_SSL_CA: { type: 'string', default: '', description: 'PEM CA bundle that verifies the brokers\' certificates, as a value (use KAFKA_SSL_CA_FILE for a mounted file). Empty: the system CA store.' },
-  KAFKA_SSL_CA_FILE: { type: 'string', default: '', description: "Path of a PEM CA bundle that verifies the brokers' certificates (e.g. a Strimzi cluster CA mounted from its Secret)." },
-  KAFKA_SSL_CERT: { type: 'string', default: '', description: 'PEM client certificate (chain) for mutual TLS, as a value; needs KAFKA_SSL_KEY or KAFKA_SSL_KEY_FILE.' },
-  KAFKA_SSL_CERT_FILE: { type: 'string', default: '', description: 'Path of a PEM client certificate (chain) for mutual TLS; needs KAFKA_SSL_KEY or KAFKA_SSL_KEY_FILE.' },
-  KAFKA_SSL_KEY: { type: 'string', default: '', description: 'Unencrypted PEM private key of the client certificate, as a value (a secret: set it from a Secret, or use KAFKA_SSL_KEY_FILE).' },
+  KAFKA_SSL_CA: {
+    type: 'string',
+    default: '',
+    description: "PEM CA bundle that verifies the brokers' certificates, as a value (use KAFKA_SSL_CA_FILE for a mounted file). Empty: the system CA store.",
+  },
+  KAFKA_SSL_CA_FILE: {
+    type: 'string',
+    default: '',
+    description: "Path of a PEM CA bundle that verifies the brokers' certificates (e.g. a Strimzi cluster CA mounted from its Secret).",
+  },
+  KAFKA_SSL_CERT: {
+    type: 'string',
+    default: '',
+    description: 'PEM client certificate (chain) for mutual TLS, as a value; needs KAFKA_SSL_KEY or KAFKA_SSL_KEY_FILE.',
+  },
+  KAFKA_SSL_CERT_FILE: {
+    type: 'string',
+    default: '',
+    description: 'Path of a PEM client certificate (chain) for mutual TLS; needs KAFKA_SSL_KEY or KAFKA_SSL_KEY_FILE.',
+  },
+  KAFKA_SSL_KEY: {
+    type: 'string',
+    default: '',
+    description: 'Unencrypted PEM private key of the client certificate, as a value (a secret: set it from a Secret, or use KAFKA_SSL_KEY_FILE).',
+  },
   KAFKA_SSL_KEY_FILE: { type: 'string', default: '', description: 'Path of the unencrypted PEM private key of the client certificate.' },
   KAFKA_SSL_REJECT_UNAUTHORIZED: {
     type: 'boolean',
     default: true,
-    description: "Refuse brokers whose certificate the CA does not verify or whose name does not match. Turn off only to diagnose; never in production.",
+    description: 'Refuse brokers whose certificate the CA does not verify or whose name does not match. Turn off only to diagnose; never in production.',
   },
   KAFKA_SASL_MECHANISM: {
     type: 'string',
@@ -36,7 +56,11 @@ export const kafkaSecurityEnvProperties = {
   },
   KAFKA_SASL_USERNAME: { type: 'string', default: '', description: 'SASL user name (PLAIN, SCRAM); an API key on Confluent Cloud.' },
   KAFKA_SASL_PASSWORD: { type: 'string', default: '', description: 'SASL password (PLAIN, SCRAM), as a value: set it from a Secret. Never logged.' },
-  KAFKA_SASL_PASSWORD_FILE: { type: 'string', default: '', description: 'Path of a file holding the SASL password (PLAIN, SCRAM), read at start; trailing newlines are ignored. Instead of KAFKA_SASL_PASSWORD.' },
+  KAFKA_SASL_PASSWORD_FILE: {
+    type: 'string',
+    default: '',
+    description: 'Path of a file holding the SASL password (PLAIN, SCRAM), read at start; trailing newlines are ignored. Instead of KAFKA_SASL_PASSWORD.',
+  },
   KAFKA_SASL_OAUTHBEARER_TOKEN_FILE: {
     type: 'string',
     default: '',
@@ -71,7 +95,11 @@ type PasswordSasl<M extends string> = { mechanism: M; username: string; password
 /** The `ssl` and `sasl` options of a kafkajs client (structurally kafkajs' own types). */
 export interface KafkaSecurity {
   ssl?: { ca?: string[]; cert?: string; key?: string; rejectUnauthorized: boolean };
-  sasl?: PasswordSasl<'plain'> | PasswordSasl<'scram-sha-256'> | PasswordSasl<'scram-sha-512'> | { mechanism: 'oauthbearer'; oauthBearerProvider: () => Promise<OAuthBearerToken> };
+  sasl?:
+    | PasswordSasl<'plain'>
+    | PasswordSasl<'scram-sha-256'>
+    | PasswordSasl<'scram-sha-512'>
+    | { mechanism: 'oauthbearer'; oauthBearerProvider: () => Promise<OAuthBearerToken> };
   /** What to check when the brokers refuse to authenticate us: the settings that were used, by name. */
   authenticationHint?: string;
   /** What to check when the brokers' certificate is not trusted. */
@@ -109,7 +137,8 @@ export function kafkaSecurityProblems(env: Record<string, unknown>): Problem[] {
     const file = get(`${name}_FILE`);
     if (value !== '' && file !== '') problems.push({ setting: `${name}_FILE`, message: `and ${name} are both set: set one of them` });
     if (value === '' && file === '') return false;
-    if (!ssl) problems.push({ setting: value !== '' ? name : `${name}_FILE`, message: 'is set but KAFKA_SSL is not true: set KAFKA_SSL=true to connect over TLS' });
+    if (!ssl)
+      problems.push({ setting: value !== '' ? name : `${name}_FILE`, message: 'is set but KAFKA_SSL is not true: set KAFKA_SSL=true to connect over TLS' });
     let content = value;
     const setting = value !== '' ? name : `${name}_FILE`;
     if (value === '') {
@@ -121,7 +150,8 @@ export function kafkaSecurityProblems(env: Record<string, unknown>): Problem[] {
       content = readFileSync(file, 'utf8');
     }
     if (!PEM[kind].test(content)) problems.push({ setting, message: `holds no PEM ${kind === 'key' ? 'private key' : 'certificate'} (-----BEGIN ...-----)` });
-    else if (kind === 'key' && ENCRYPTED_KEY.test(content)) problems.push({ setting, message: 'holds an encrypted private key: give it unencrypted (openssl pkey -in key.pem -out plain.pem)' });
+    else if (kind === 'key' && ENCRYPTED_KEY.test(content))
+      problems.push({ setting, message: 'holds an encrypted private key: give it unencrypted (openssl pkey -in key.pem -out plain.pem)' });
     return true;
   };
   pemSetting('KAFKA_SSL_CA', 'certificate');
@@ -138,14 +168,17 @@ export function kafkaSecurityProblems(env: Record<string, unknown>): Problem[] {
   const password = get('KAFKA_SASL_PASSWORD');
   const passwordFile = get('KAFKA_SASL_PASSWORD_FILE');
   const tokenFile = get('KAFKA_SASL_OAUTHBEARER_TOKEN_FILE');
-  if (password !== '' && passwordFile !== '') problems.push({ setting: 'KAFKA_SASL_PASSWORD_FILE', message: 'and KAFKA_SASL_PASSWORD are both set: set one of them' });
+  if (password !== '' && passwordFile !== '')
+    problems.push({ setting: 'KAFKA_SASL_PASSWORD_FILE', message: 'and KAFKA_SASL_PASSWORD are both set: set one of them' });
   if (mechanism === 'plain' || mechanism === 'scram-sha-256' || mechanism === 'scram-sha-512') {
     if (username === '') problems.push({ setting: 'KAFKA_SASL_USERNAME', message: `must be set with KAFKA_SASL_MECHANISM=${mechanism}` });
-    if (password === '' && passwordFile === '') problems.push({ setting: 'KAFKA_SASL_PASSWORD', message: `must be set (or KAFKA_SASL_PASSWORD_FILE) with KAFKA_SASL_MECHANISM=${mechanism}` });
+    if (password === '' && passwordFile === '')
+      problems.push({ setting: 'KAFKA_SASL_PASSWORD', message: `must be set (or KAFKA_SASL_PASSWORD_FILE) with KAFKA_SASL_MECHANISM=${mechanism}` });
     if (passwordFile !== '') {
       const why = readable(passwordFile);
       if (why !== undefined) problems.push({ setting: 'KAFKA_SASL_PASSWORD_FILE', message: why });
-      else if (readFileSync(passwordFile, 'utf8').replace(/[\r\n]+$/, '') === '') problems.push({ setting: 'KAFKA_SASL_PASSWORD_FILE', message: `names an empty file (${passwordFile})` });
+      else if (readFileSync(passwordFile, 'utf8').replace(/[\r\n]+$/, '') === '')
+        problems.push({ setting: 'KAFKA_SASL_PASSWORD_FILE', message: `names an empty file (${passwordFile})` });
     }
     if (tokenFile !== '') problems.push({ setting: 'KAFKA_SASL_OAUTHBEARER_TOKEN_FILE', message: `is for KAFKA_SASL_MECHANISM=oauthbearer, not ${mechanism}` });
   } else if (mechanism === 'oauthbearer') {
@@ -159,7 +192,11 @@ export function kafkaSecurityProblems(env: Record<string, unknown>): Problem[] {
     }
   } else {
     for (const name of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_SASL_PASSWORD_FILE', 'KAFKA_SASL_OAUTHBEARER_TOKEN_FILE'] as const) {
-      if (get(name) !== '') problems.push({ setting: name, message: 'is set but KAFKA_SASL_MECHANISM is empty: set the mechanism (plain, scram-sha-256, scram-sha-512, oauthbearer)' });
+      if (get(name) !== '')
+        problems.push({
+          setting: name,
+          message: 'is set but KAFKA_SASL_MECHANISM is empty: set the mechanism (plain, scram-sha-256, scram-sha-512, oauthbearer)',
+        });
     }
   }
   return problems;
@@ -177,7 +214,12 @@ export const kafkaSecurityKeyword = {
     if (!enabled || context === undefined) return true;
     const problems = kafkaSecurityProblems(context.rootData as Record<string, unknown>);
     if (problems.length === 0) return true;
-    (kafkaSecurity as unknown as { errors: object[] }).errors = problems.map((p) => ({ keyword: 'kafkaSecurity', instancePath: `/${p.setting}`, message: p.message, params: {} }));
+    (kafkaSecurity as unknown as { errors: object[] }).errors = problems.map((p) => ({
+      keyword: 'kafkaSecurity',
+      instancePath: `/${p.setting}`,
+      message: p.message,
+      params: {},
+    }));
     return false;
   },
 } as const;
@@ -205,7 +247,12 @@ export function kafkaSecurity(env: KafkaSecurityEnv): KafkaSecurity {
     if (env.KAFKA_SSL_CERT !== '' || env.KAFKA_SSL_CERT_FILE !== '') ssl.cert = pem(env.KAFKA_SSL_CERT, env.KAFKA_SSL_CERT_FILE);
     if (env.KAFKA_SSL_KEY !== '' || env.KAFKA_SSL_KEY_FILE !== '') ssl.key = pem(env.KAFKA_SSL_KEY, env.KAFKA_SSL_KEY_FILE);
     security.ssl = ssl;
-    const ca = env.KAFKA_SSL_CA_FILE !== '' ? 'KAFKA_SSL_CA_FILE' : env.KAFKA_SSL_CA !== '' ? 'KAFKA_SSL_CA' : 'KAFKA_SSL_CA or KAFKA_SSL_CA_FILE (unset: the system CA store was used)';
+    const ca =
+      env.KAFKA_SSL_CA_FILE !== ''
+        ? 'KAFKA_SSL_CA_FILE'
+        : env.KAFKA_SSL_CA !== ''
+          ? 'KAFKA_SSL_CA'
+          : 'KAFKA_SSL_CA or KAFKA_SSL_CA_FILE (unset: the system CA store was used)';
     security.tlsHint = `check ${ca}: it must hold the CA that signed the brokers' certificates, and KAFKA_BROKERS must name hosts those certificates are for`;
   }
   const mechanism = env.KAFKA_SASL_MECHANISM;

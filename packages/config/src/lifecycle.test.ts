@@ -14,13 +14,23 @@ describe('drainWithin', () => {
 
   it('a failed step does not keep the later ones (stores are still closed) but the drain rejects', async () => {
     const order: string[] = [];
-    await expect(drainWithin(1000, logger, 'svc', [['flush', () => Promise.reject(new Error('no broker'))], ['close', () => void order.push('close')]])).rejects.toThrow('drain step flush failed');
+    await expect(
+      drainWithin(1000, logger, 'svc', [
+        ['flush', () => Promise.reject(new Error('no broker'))],
+        ['close', () => void order.push('close')],
+      ]),
+    ).rejects.toThrow('drain step flush failed');
     expect(order).toEqual(['close']);
   });
 
   it('gives up at the bound when a step hangs, naming it', async () => {
     const started = Date.now();
-    await expect(drainWithin(200, logger, 'svc', [['consumer', () => undefined], ['postgres', () => new Promise(() => undefined)]])).rejects.toThrow('still at postgres');
+    await expect(
+      drainWithin(200, logger, 'svc', [
+        ['consumer', () => undefined],
+        ['postgres', () => new Promise(() => undefined)],
+      ]),
+    ).rejects.toThrow('still at postgres');
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });

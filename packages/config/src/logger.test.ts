@@ -26,9 +26,14 @@ describe('service logger', () => {
       req: { headers: { authorization: 'Bearer x', 'x-project-key': 'k', cookie: 'c', 'user-agent': 'curl' } },
     });
     const line = lines.join('');
-    for (const secret of ['pk_live_1', 'ut_1', 'whsec_abc', 'hooks.slack.com', '"p"', 'sealed', 'Bearer x', '"k"', '"c"']) expect(line, secret).not.toContain(secret);
+    for (const secret of ['pk_live_1', 'ut_1', 'whsec_abc', 'hooks.slack.com', '"p"', 'sealed', 'Bearer x', '"k"', '"c"'])
+      expect(line, secret).not.toContain(secret);
     const entry = JSON.parse(line);
-    expect(entry).toMatchObject({ service: 'test', event: 'notification_sent', config: { url: 'https://example.test/hook', secret: '[redacted]', webhook_url: '[redacted]' } });
+    expect(entry).toMatchObject({
+      service: 'test',
+      event: 'notification_sent',
+      config: { url: 'https://example.test/hook', secret: '[redacted]', webhook_url: '[redacted]' },
+    });
     expect(entry.req.headers['user-agent']).toBe('curl');
   });
 });

@@ -16,10 +16,12 @@ export function createServiceRegistry(service: string, packageJson: URL): Regist
   collectDefaultMetrics({ register: registry });
   for (const name of GAUGES_NAMED_LIKE_COUNTERS) registry.removeSingleMetric(name);
   const version = readVersion(packageJson);
-  new Gauge({ name: 'pulseboard_build_info', help: 'Always 1; the labels say what runs', labelNames: ['service', 'version', 'node_version'], registers: [registry] }).set(
-    { service, version, node_version: process.version },
-    1,
-  );
+  new Gauge({
+    name: 'pulseboard_build_info',
+    help: 'Always 1; the labels say what runs',
+    labelNames: ['service', 'version', 'node_version'],
+    registers: [registry],
+  }).set({ service, version, node_version: process.version }, 1);
   return registry;
 }
 

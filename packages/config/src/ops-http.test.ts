@@ -20,7 +20,9 @@ describe('startOpsServer', () => {
     const notReady = await fetch(`${server.address}/readyz`);
     expect(notReady.status).toBe(503);
     expect(notReady.headers.get('retry-after')).not.toBeNull();
-    expect(await notReady.json()).toMatchObject({ error: { code: 'service_unavailable', message: 'Not ready: kafka_group', details: { kafka_group: ['is not ready'] } } });
+    expect(await notReady.json()).toMatchObject({
+      error: { code: 'service_unavailable', message: 'Not ready: kafka_group', details: { kafka_group: ['is not ready'] } },
+    });
     joined = true;
     const ready = await fetch(`${server.address}/readyz`);
     expect([ready.status, await ready.json()]).toEqual([200, { status: 'ok', checks: { kafka_group: true, postgres: true } }]);

@@ -48,7 +48,13 @@ export function registerOpsRoutes(app: FastifyInstance, options: { registry: Reg
     return reply
       .code(entry.status)
       .header('retry-after', entry.retryAfterSeconds)
-      .send({ error: { code: 'service_unavailable', message: `Not ready: ${failing.join(', ')}`, details: Object.fromEntries(failing.map((name) => [name, ['is not ready']])) } });
+      .send({
+        error: {
+          code: 'service_unavailable',
+          message: `Not ready: ${failing.join(', ')}`,
+          details: Object.fromEntries(failing.map((name) => [name, ['is not ready']])),
+        },
+      });
   });
   app.get('/metrics', async (_request, reply) => reply.type(options.registry.contentType).send(await options.registry.metrics()));
 }

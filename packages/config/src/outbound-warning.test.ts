@@ -16,6 +16,9 @@ describe('outbound development settings', () => {
     expect(off.lines).toEqual([]);
     const on = capture();
     warnOutboundPolicy({ NOTIFY_ALLOW_TARGETS: '127.0.0.1:4567', NOTIFY_ALLOW_PRIVATE: true }, on.logger);
-    expect(on.lines.map((l) => [l.level, l.event])).toEqual([[40, 'outbound_targets_allowed'], [40, 'outbound_private_allowed']]);
+    expect(on.lines.map((l) => [l.level, l.event])).toEqual([
+      [40, 'outbound_targets_allowed'],
+      [40, 'outbound_private_allowed'],
+    ]);
   });
 });

@@ -9,7 +9,8 @@ describe('TRUST_PROXY and the pass-through credential', () => {
     expect(trustProxyOption('10.42.0.0/16, 192.168.1.7,fd00::/8')).toEqual(['10.42.0.0/16', '192.168.1.7', 'fd00::/8']);
     const hops = trustProxyOption('1') as (address: string, hop: number) => boolean;
     expect([hops('10.0.0.1', 0), hops('10.0.0.2', 1)]).toEqual([true, false]);
-    for (const wrong of ['true', '*', '10.0.0.0/33', 'ingress.local', '10.0.0.1/8/1', '::1/129']) expect(() => trustProxyOption(wrong), wrong).toThrow(/TRUST_PROXY/);
+    for (const wrong of ['true', '*', '10.0.0.0/33', 'ingress.local', '10.0.0.1/8/1', '::1/129'])
+      expect(() => trustProxyOption(wrong), wrong).toThrow(/TRUST_PROXY/);
   });
 
   it('believes the named client only with the right secret; refuses a weak secret at load', () => {

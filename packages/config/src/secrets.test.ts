@@ -37,7 +37,9 @@ describe('secrets from the environment', () => {
     expect(message).toMatch(/ADMIN_TOKEN must be at least 32 bytes/);
     expect(message).toMatch(/PORT must be integer/);
     expect(load({ ADMIN_TOKEN: generateSecret() })).toThrow(/must have required property 'SECRETS_KEY'/);
-    expect(load({ SECRETS_KEY: generateSecret(), ADMIN_TOKEN: generateSecret(), SECRETS_KEY_PREVIOUS: 'CHANGE_ME' })).toThrow(/SECRETS_KEY_PREVIOUS is a published default/);
+    expect(load({ SECRETS_KEY: generateSecret(), ADMIN_TOKEN: generateSecret(), SECRETS_KEY_PREVIOUS: 'CHANGE_ME' })).toThrow(
+      /SECRETS_KEY_PREVIOUS is a published default/,
+    );
     const ok = loadEnv<{ SECRETS_KEY_PREVIOUS: string }>(properties, { SECRETS_KEY: generateSecret(), ADMIN_TOKEN: generateSecret() });
     expect(ok.SECRETS_KEY_PREVIOUS).toBe('');
   });

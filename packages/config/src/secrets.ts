@@ -28,7 +28,8 @@ const MIN_DISTINCT_CHARS = 8;
 /** Why `value` is not acceptable as a secret, or undefined when it is. */
 export function secretWeakness(value: string): string | undefined {
   if (value === '') return 'must be set (generate one: openssl rand -base64 32)';
-  if (PUBLISHED.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return 'is a published default or a placeholder: generate your own (openssl rand -base64 32)';
+  if (PUBLISHED.has(value.toLowerCase()) || PLACEHOLDER.test(value))
+    return 'is a published default or a placeholder: generate your own (openssl rand -base64 32)';
   if (Buffer.byteLength(value, 'utf8') < SECRET_MIN_BYTES) return `must be at least ${SECRET_MIN_BYTES} bytes long (generate one: openssl rand -base64 32)`;
   if (new Set(value).size < MIN_DISTINCT_CHARS) return 'is too repetitive to be a random secret (generate one: openssl rand -base64 32)';
   return undefined;

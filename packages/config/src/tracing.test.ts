@@ -4,7 +4,9 @@ import type * as SdkTraceBase from '@opentelemetry/sdk-trace-base';
 import { NO_TRACING, formatTraceparent, parseTraceparent, traceBatch, type Tracing } from './tracing.ts';
 
 // vitest resolves packages with the bundlers' `module` condition; the SDK's Node build loads by require.
-const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = createRequire(import.meta.url)('@opentelemetry/sdk-trace-base') as typeof SdkTraceBase;
+const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = createRequire(import.meta.url)(
+  '@opentelemetry/sdk-trace-base',
+) as typeof SdkTraceBase;
 
 function memoryTracing(): { tracing: Tracing; exporter: InstanceType<typeof InMemorySpanExporter> } {
   const exporter = new InMemorySpanExporter();
@@ -18,7 +20,8 @@ describe('traceparent', () => {
   it('reads the W3C form and writes it back; refuses anything else', () => {
     const value = tp('a', 'b');
     expect(formatTraceparent(parseTraceparent(value)!)).toBe(value);
-    for (const bad of ['', '01-' + value.slice(3), tp('0', 'b'), tp('a', '0'), value.toUpperCase(), `${value}-extra`]) expect(parseTraceparent(bad), bad).toBeUndefined();
+    for (const bad of ['', '01-' + value.slice(3), tp('0', 'b'), tp('a', '0'), value.toUpperCase(), `${value}-extra`])
+      expect(parseTraceparent(bad), bad).toBeUndefined();
   });
 });
 

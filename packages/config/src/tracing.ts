@@ -1,5 +1,16 @@
 import { createRequire } from 'node:module';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Attributes, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  trace,
+  type Attributes,
+  type Link,
+  type Span,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 
 /**
  * Tracing settings every service reads. Empty endpoint: no SDK is loaded or started and the
@@ -97,10 +108,14 @@ export async function startTracing(service: string, env: TracingEnv): Promise<Tr
   // Loaded only when used: a service with tracing off never loads the SDK. By require: the packages'
   // CommonJS builds load under Node, tsx and vitest alike (their `module` builds are for bundlers).
   const require = createRequire(import.meta.url);
-  const { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } =
+    require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  const exporter = new OTLPTraceExporter({ url: `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`, headers: parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS) });
+  const exporter = new OTLPTraceExporter({
+    url: `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`,
+    headers: parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS),
+  });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': `pulseboard-${service}` }),
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(env.OTEL_TRACES_SAMPLER_ARG) }),
@@ -135,7 +150,13 @@ export const MAX_SPAN_LINKS = 128;
  * reaches it through its link). `work` is given the `traceparent` to put on what the batch
  * produces. Disabled: no span; `work` gets the first message's `traceparent` as it came.
  */
-export function traceBatch<R>(tracing: Tracing, name: string, traceparents: readonly (string | undefined)[], attributes: Attributes, work: (traceparent: string | undefined) => Promise<R>): Promise<R> {
+export function traceBatch<R>(
+  tracing: Tracing,
+  name: string,
+  traceparents: readonly (string | undefined)[],
+  attributes: Attributes,
+  work: (traceparent: string | undefined) => Promise<R>,
+): Promise<R> {
   if (!tracing.enabled) {
     for (const t of traceparents) if (t !== undefined) return work(t);
     return work(undefined);
@@ -151,16 +172,33 @@ export function traceBatch<R>(tracing: Tracing, name: string, traceparents: read
     if (parent === undefined) parent = context;
     else if (links.length < MAX_SPAN_LINKS) links.push({ context });
   }
-  const span = tracing.tracer.startSpan(name, { kind: SpanKind.CONSUMER, links, attributes: { 'messaging.system': 'kafka', 'messaging.batch.message_count': traceparents.length, ...attributes } }, parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent));
-  return ended(span, Promise.resolve().then(() => work(formatTraceparent(span.spanContext()))));
+  const span = tracing.tracer.startSpan(
+    name,
+    { kind: SpanKind.CONSUMER, links, attributes: { 'messaging.system': 'kafka', 'messaging.batch.message_count': traceparents.length, ...attributes } },
+    parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent),
+  );
+  return ended(
+    span,
+    Promise.resolve().then(() => work(formatTraceparent(span.spanContext()))),
+  );
 }
 
 /** A span of kind `kind` under `traceparent` (or a new trace); `work` gets the span's own `traceparent`. */
-export function traceOne<R>(tracing: Tracing, name: string, traceparent: string | undefined, kind: SpanKind, attributes: Attributes, work: (traceparent: string | undefined, span: Span | undefined) => Promise<R>): Promise<R> {
+export function traceOne<R>(
+  tracing: Tracing,
+  name: string,
+  traceparent: string | undefined,
+  kind: SpanKind,
+  attributes: Attributes,
+  work: (traceparent: string | undefined, span: Span | undefined) => Promise<R>,
+): Promise<R> {
   if (!tracing.enabled) return work(traceparent, undefined);
   const parent = parseTraceparent(traceparent);
   const span = tracing.tracer.startSpan(name, { kind, attributes }, parent === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, parent));
-  return ended(span, Promise.resolve().then(() => work(formatTraceparent(span.spanContext()), span)));
+  return ended(
+    span,
+    Promise.resolve().then(() => work(formatTraceparent(span.spanContext()), span)),
+  );
 }
 
 export { SpanKind };

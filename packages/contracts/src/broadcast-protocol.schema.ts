@@ -27,14 +27,28 @@ export const broadcastClientMessageSchema = {
   $id: 'https://pulseboard.dev/schemas/broadcast-client-message.json',
   title: 'BroadcastClientMessage',
   oneOf: [
-    { type: 'object', additionalProperties: false, required: ['type', 'token'], properties: { type: { const: 'auth' }, token: { type: 'string', minLength: 1, maxLength: 512 } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'token'],
+      properties: { type: { const: 'auth' }, token: { type: 'string', minLength: 1, maxLength: 512 } },
+    },
     {
       type: 'object',
       additionalProperties: false,
       required: ['type', 'project'],
-      properties: { type: { const: 'subscribe' }, project: { type: 'string', minLength: 1, maxLength: 200 }, since: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } },
+      properties: {
+        type: { const: 'subscribe' },
+        project: { type: 'string', minLength: 1, maxLength: 200 },
+        since: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      },
     },
-    { type: 'object', additionalProperties: false, required: ['type', 'project'], properties: { type: { const: 'unsubscribe' }, project: { type: 'string', minLength: 1, maxLength: 200 } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'project'],
+      properties: { type: { const: 'unsubscribe' }, project: { type: 'string', minLength: 1, maxLength: 200 } },
+    },
     { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { const: 'ping' } } },
     // Versioned (v: 1): a change of its meaning gets a new v, and a server refuses a v it does not know (4000).
     {
@@ -43,7 +57,12 @@ export const broadcastClientMessageSchema = {
       required: ['type', 'v', 'project'],
       properties: { type: { const: 'tail' }, v: { const: 1 }, project: { type: 'string', minLength: 1, maxLength: 200 }, filters: tailFiltersSchema },
     },
-    { type: 'object', additionalProperties: false, required: ['type', 'project'], properties: { type: { const: 'untail' }, project: { type: 'string', minLength: 1, maxLength: 200 } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'project'],
+      properties: { type: { const: 'untail' }, project: { type: 'string', minLength: 1, maxLength: 200 } },
+    },
   ],
 } as const;
 
@@ -96,7 +115,17 @@ export const broadcastServerMessageSchema = {
   $id: 'https://pulseboard.dev/schemas/broadcast-server-message.json',
   title: 'BroadcastServerMessage',
   oneOf: [
-    message('ready', { kind: { type: 'string', enum: ['user', 'project'] }, projects: { type: 'array', items: { type: 'object', required: ['project_key', 'name'], properties: { project_key: projectKey, name: { type: 'string' } } } } }, ['kind', 'projects']),
+    message(
+      'ready',
+      {
+        kind: { type: 'string', enum: ['user', 'project'] },
+        projects: {
+          type: 'array',
+          items: { type: 'object', required: ['project_key', 'name'], properties: { project_key: projectKey, name: { type: 'string' } } },
+        },
+      },
+      ['kind', 'projects'],
+    ),
     message(
       'snapshot',
       {
@@ -130,19 +159,46 @@ export const broadcastServerMessageSchema = {
     message('subscribed', { project: projectKey, position, resumed: { type: 'boolean' } }, ['project', 'position', 'resumed']),
     message(
       'error',
-      { code: { type: 'string', enum: ['project_not_found', 'already_subscribed', 'too_many_subscriptions', 'already_authenticated', 'already_tailing', 'not_tailing'] }, message: { type: 'string' }, project: projectKey },
+      {
+        code: {
+          type: 'string',
+          enum: ['project_not_found', 'already_subscribed', 'too_many_subscriptions', 'already_authenticated', 'already_tailing', 'not_tailing'],
+        },
+        message: { type: 'string' },
+        project: projectKey,
+      },
       ['code', 'message'],
     ),
     message('unsubscribed', { project: projectKey, reason: { const: 'project_deleted' } }, ['project']),
     message('pong', {}, []),
     // Tile definitions (issue 23): a tile added, updated or removed through the API, to the project's subscribers.
     message('tile_added', { v: v1, project: projectKey, revision, tile: tileDefinition }, ['v', 'project', 'revision', 'tile']),
-    message('tile_updated', { v: v1, project: projectKey, revision, tile: tileDefinition, changed: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: TILE_FIELDS } } }, ['v', 'project', 'revision', 'tile', 'changed']),
+    message(
+      'tile_updated',
+      {
+        v: v1,
+        project: projectKey,
+        revision,
+        tile: tileDefinition,
+        changed: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: TILE_FIELDS } },
+      },
+      ['v', 'project', 'revision', 'tile', 'changed'],
+    ),
     message('tile_removed', { v: v1, project: projectKey, revision, tile_id: { type: 'integer', minimum: 1 } }, ['v', 'project', 'revision', 'tile_id']),
     // Live event tail (issue 28).
-    message('tailing', { v: v1, project: projectKey, filters: tailFiltersSchema, max_per_second: { type: 'integer', minimum: 1 } }, ['v', 'project', 'filters', 'max_per_second']),
+    message('tailing', { v: v1, project: projectKey, filters: tailFiltersSchema, max_per_second: { type: 'integer', minimum: 1 } }, [
+      'v',
+      'project',
+      'filters',
+      'max_per_second',
+    ]),
     message('event', { v: v1, project: projectKey, event: { $ref: 'https://pulseboard.dev/schemas/ingested-event.json' } }, ['v', 'project', 'event']),
-    message('skipped', { v: v1, project: projectKey, count: { type: 'integer', minimum: 1 }, reason: { type: 'string', enum: ['rate', 'slow_client'] } }, ['v', 'project', 'count', 'reason']),
+    message('skipped', { v: v1, project: projectKey, count: { type: 'integer', minimum: 1 }, reason: { type: 'string', enum: ['rate', 'slow_client'] } }, [
+      'v',
+      'project',
+      'count',
+      'reason',
+    ]),
     message('untailed', { v: v1, project: projectKey, reason: { const: 'project_deleted' } }, ['v', 'project']),
   ],
 } as const;

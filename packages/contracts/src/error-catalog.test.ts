@@ -43,13 +43,23 @@ describe('the error catalog', () => {
   it('shows internal codes as their public code and the catalog message, never their own text', () => {
     const error = new PulseboardError('kafka_message_too_large', { message: 'broker said MESSAGE_TOO_LARGE on partition 3' });
     expect(publicFace(error)).toEqual({ code: 'payload_too_large', message: 'The event is too large for the event log', retryAfterSeconds: undefined });
-    expect(publicFace(new PulseboardError('forbidden', { message: 'not yours' }))).toEqual({ code: 'forbidden', message: 'not yours', retryAfterSeconds: undefined });
+    expect(publicFace(new PulseboardError('forbidden', { message: 'not yours' }))).toEqual({
+      code: 'forbidden',
+      message: 'not yours',
+      retryAfterSeconds: undefined,
+    });
   });
 
   it('gives the codes kafka-kit and the store throw the status and retryability their callers rely on', () => {
     const cause = new Error('ECONNREFUSED');
     const error = new PulseboardError('kafka_unavailable', { message: 'the event log is unavailable', cause });
-    expect([error.code, error.status, error.retryable, error.message, error.cause]).toEqual(['kafka_unavailable', 503, true, 'the event log is unavailable', cause]);
+    expect([error.code, error.status, error.retryable, error.message, error.cause]).toEqual([
+      'kafka_unavailable',
+      503,
+      true,
+      'the event log is unavailable',
+      cause,
+    ]);
     for (const [code, status, retryable] of [
       ['producer_stopped', 503, true],
       ['kafka_unavailable', 503, true],

@@ -131,7 +131,11 @@ export function isRetryable(error: unknown): boolean {
  * How an error is answered: internal codes turn into the public code their
  * entry names, with the catalog's message (their own text stays in the logs).
  */
-export function publicFace(error: Pick<PulseboardError, 'code' | 'message'>): { code: PublicErrorCode; message: string; retryAfterSeconds: number | undefined } {
+export function publicFace(error: Pick<PulseboardError, 'code' | 'message'>): {
+  code: PublicErrorCode;
+  message: string;
+  retryAfterSeconds: number | undefined;
+} {
   const entry: ErrorEntry = ERROR_CATALOG[error.code];
   if (entry.answeredAs === undefined) return { code: error.code as PublicErrorCode, message: error.message, retryAfterSeconds: entry.retryAfterSeconds };
   const shown: ErrorEntry = ERROR_CATALOG[entry.answeredAs as ErrorCode];

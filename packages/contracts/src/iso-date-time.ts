@@ -19,8 +19,8 @@ export function isCommonIsoDateTime(s: string): boolean {
   }
   if (i === length) return true;
   const zone = s.charCodeAt(i);
-  if ((zone === 90 /* Z */ || zone === 122 /* z */) && i + 1 === length) return true;
-  if ((zone === 43 /* + */ || zone === 45 /* - */) && i + 6 === length && s.charCodeAt(i + 3) === 58) {
+  if ((zone === 90 /* Z */ || zone === 122) /* z */ && i + 1 === length) return true;
+  if ((zone === 43 /* + */ || zone === 45) /* - */ && i + 6 === length && s.charCodeAt(i + 3) === 58) {
     const zoneHour = digits(s, i + 1, 2);
     const zoneMinute = digits(s, i + 4, 2);
     return zoneHour >= 0 && zoneHour <= 23 && zoneMinute >= 0 && zoneMinute <= 59;
@@ -52,7 +52,20 @@ export function dateTimeFields(s: string): DateTimeFields | undefined {
   const hour = digits(s, 11, 2);
   const minute = digits(s, 14, 2);
   const second = digits(s, 17, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  if (
+    year < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysIn(year, month) ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59
+  )
+    return undefined;
   return { year, month, day, hour, minute, second };
 }
 

@@ -33,7 +33,10 @@ export const emailConfigSchema = {
 
 /** Which config fields are secrets: stored sealed, never returned or logged in clear. */
 // Sealed at rest and masked in answers: a webhook's URL often carries a token in its path or query.
-export const SECRET_CONFIG_FIELDS = { webhook: ['url', 'secret'], slack: ['webhook_url'], email: [] } as const satisfies Record<(typeof NOTIFICATION_TYPES)[number], readonly string[]>;
+export const SECRET_CONFIG_FIELDS = { webhook: ['url', 'secret'], slack: ['webhook_url'], email: [] } as const satisfies Record<
+  (typeof NOTIFICATION_TYPES)[number],
+  readonly string[]
+>;
 
 export type WebhookConfig = FromSchema<typeof webhookConfigSchema>;
 export type SlackConfig = FromSchema<typeof slackConfigSchema>;

@@ -114,14 +114,25 @@ describe('target URLs at creation', () => {
   });
 
   it('accepts names (checked at each connection) and global literals; private only as allowed', () => {
-    for (const url of ['https://hooks.slack.com/services/T/B/X', 'https://93.184.216.34/hook', 'https://[2606:4700:4700::1111]/hook', 'http://internal.example/']) expect(targetUrlProblem(url, strict), url).toBeUndefined();
+    for (const url of [
+      'https://hooks.slack.com/services/T/B/X',
+      'https://93.184.216.34/hook',
+      'https://[2606:4700:4700::1111]/hook',
+      'http://internal.example/',
+    ])
+      expect(targetUrlProblem(url, strict), url).toBeUndefined();
     expect(targetUrlProblem('http://10.0.0.1/', strict)).toBeDefined();
     expect(targetUrlProblem('http://10.0.0.1/', { allowPrivate: true })).toBeUndefined();
     expect(targetUrlProblem('http://169.254.169.254/', { allowPrivate: true })).toBeDefined();
   });
 
   it('refuses a user name or password in the URL (it would become an Authorization header)', () => {
-    for (const url of ['https://user:pass@hooks.example.com/x', 'https://user@hooks.example.com/x', 'https://:pass@hooks.example.com/x', 'http://a%40b:c@93.184.216.34/']) {
+    for (const url of [
+      'https://user:pass@hooks.example.com/x',
+      'https://user@hooks.example.com/x',
+      'https://:pass@hooks.example.com/x',
+      'http://a%40b:c@93.184.216.34/',
+    ]) {
       expect(targetUrlProblem(url, strict), url).toBe('must not contain a user name or password (put a token in the path or query, or use the webhook secret)');
     }
   });
@@ -155,7 +166,19 @@ describe('target URLs at creation', () => {
   it('parses NOTIFY_ALLOW_TARGETS strictly: IP literals with a port, never a name, a range or a link-local address', () => {
     expect([...parseAllowedTargets('')]).toEqual([]);
     expect([...parseAllowedTargets('127.0.0.1:4567,[::1]:80,10.1.2.3:8080')]).toEqual(['127.0.0.1:4567', '[0:0:0:0:0:0:0:1]:80', '10.1.2.3:8080']);
-    for (const bad of ['localhost:4567', '127.0.0.1', '127.0.0.0/8:4567', '127.0.0.1:0', '127.0.0.1:70000', '::1:4567', '0177.0.0.1:4567', '2130706433:4567', '169.254.169.254:80', '[fe80::1]:80', '*:4567']) {
+    for (const bad of [
+      'localhost:4567',
+      '127.0.0.1',
+      '127.0.0.0/8:4567',
+      '127.0.0.1:0',
+      '127.0.0.1:70000',
+      '::1:4567',
+      '0177.0.0.1:4567',
+      '2130706433:4567',
+      '169.254.169.254:80',
+      '[fe80::1]:80',
+      '*:4567',
+    ]) {
       expect(() => parseAllowedTargets(bad), bad).toThrow(/NOTIFY_ALLOW_TARGETS/);
     }
   });

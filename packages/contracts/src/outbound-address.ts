@@ -21,14 +21,25 @@ export interface TargetPolicy {
  */
 export function parseAllowedTargets(text: string): ReadonlySet<string> {
   const targets = new Set<string>();
-  for (const raw of text.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const raw of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const match = /^(?:(\d{1,3}(?:\.\d{1,3}){3})|\[([0-9A-Fa-f:.]+)\]):(\d{1,5})$/.exec(raw);
     const address = match?.[1] ?? match?.[2];
     const port = Number(match?.[3]);
-    if (address === undefined || !ipaddr.isValid(address) || (match?.[1] !== undefined && !ipaddr.IPv4.isValidFourPartDecimal(address)) || !(port >= 1 && port <= 65535)) {
-      throw new Error(`NOTIFY_ALLOW_TARGETS: "${raw}" is not an exact target (an IPv4 address or a bracketed IPv6 address, and a port: 127.0.0.1:4567, [::1]:4567)`);
+    if (
+      address === undefined ||
+      !ipaddr.isValid(address) ||
+      (match?.[1] !== undefined && !ipaddr.IPv4.isValidFourPartDecimal(address)) ||
+      !(port >= 1 && port <= 65535)
+    ) {
+      throw new Error(
+        `NOTIFY_ALLOW_TARGETS: "${raw}" is not an exact target (an IPv4 address or a bracketed IPv6 address, and a port: 127.0.0.1:4567, [::1]:4567)`,
+      );
     }
-    if (classifyAddress(address) === 'other') throw new Error(`NOTIFY_ALLOW_TARGETS: "${raw}" is link-local, multicast or reserved: never a notification target`);
+    if (classifyAddress(address) === 'other')
+      throw new Error(`NOTIFY_ALLOW_TARGETS: "${raw}" is link-local, multicast or reserved: never a notification target`);
     targets.add(targetKey(address, port));
   }
   return targets;
@@ -67,7 +78,8 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [V6, number];
 export function embeddedIPv4(address: V6): V4[] | undefined {
   const p = address.parts;
   const last = () => v4(p[6]!, p[7]!);
-  if (p[0] === 0 && p[1] === 0 && p[2] === 0 && p[3] === 0 && ((p[4] === 0 && (p[5] === 0 || p[5] === 0xffff)) || (p[4] === 0xffff && p[5] === 0))) return [last()];
+  if (p[0] === 0 && p[1] === 0 && p[2] === 0 && p[3] === 0 && ((p[4] === 0 && (p[5] === 0 || p[5] === 0xffff)) || (p[4] === 0xffff && p[5] === 0)))
+    return [last()];
   if (p[0] === 0x64 && p[1] === 0xff9b && p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0) return [last()];
   if (p[0] === 0x2002) return [v4(p[1]!, p[2]!)];
   if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2]!, p[3]!), v4(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
@@ -142,9 +154,13 @@ export function targetUrlProblem(value: string, policy: TargetPolicy): string | 
     return 'must be a URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http or https URL';
-  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password (put a token in the path or query, or use the webhook secret)';
+  if (url.username !== '' || url.password !== '')
+    return 'must not contain a user name or password (put a token in the path or query, or use the webhook secret)';
   const host = literalHost(url);
-  if (host !== undefined) return addressAllowed(host, policy, urlPort(url)) ? undefined : `must not point to an address that is not global unicast (loopback, private, link-local, reserved and the like)`;
+  if (host !== undefined)
+    return addressAllowed(host, policy, urlPort(url))
+      ? undefined
+      : `must not point to an address that is not global unicast (loopback, private, link-local, reserved and the like)`;
   const name = url.hostname.toLowerCase().replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return 'must not point to localhost';
   return undefined;

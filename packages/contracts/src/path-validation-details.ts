@@ -33,7 +33,8 @@ function typeChoiceMessage(types: readonly string[]): string {
 const isAtOrUnder = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
 const isChildOf = (path: string, base: string) => path.startsWith(`${base}/`) && !path.slice(base.length + 1).includes('/');
 
-const typeErrorAt = (list: readonly ErrorObject[], at: string) => list.find((error) => error.keyword === 'type' && error.instancePath === at)?.params.type as string | undefined;
+const typeErrorAt = (list: readonly ErrorObject[], at: string) =>
+  list.find((error) => error.keyword === 'type' && error.instancePath === at)?.params.type as string | undefined;
 
 /**
  * What stands of one failed `anyOf` at `at`, given each alternative's errors:
@@ -46,10 +47,14 @@ const typeErrorAt = (list: readonly ErrorObject[], at: string) => list.find((err
  *   an array of strings".
  */
 function verdict(at: string, alternatives: readonly ErrorObject[][], explainedBySiblings: boolean): { keep: readonly ErrorObject[]; summary?: string } {
-  const missing = alternatives.map((list) => (list.length === 1 && list[0]?.keyword === 'required' && list[0].instancePath === at ? String(list[0].params.missingProperty) : null));
+  const missing = alternatives.map((list) =>
+    list.length === 1 && list[0]?.keyword === 'required' && list[0].instancePath === at ? String(list[0].params.missingProperty) : null,
+  );
   if (missing.every((name) => name !== null)) return { keep: [], summary: `needs ${missing.join(' or ')}` };
   if (explainedBySiblings) return { keep: [] };
-  const meant = alternatives.filter((list) => typeErrorAt(list, at) === undefined && !list.some((error) => error.keyword === 'const' && isChildOf(error.instancePath, at)));
+  const meant = alternatives.filter(
+    (list) => typeErrorAt(list, at) === undefined && !list.some((error) => error.keyword === 'const' && isChildOf(error.instancePath, at)),
+  );
   if (meant.length > 0) return { keep: meant.reduce((closest, list) => (list.length < closest.length ? list : closest)) };
   const types = alternatives.map((list) => typeErrorAt(list, at));
   return { keep: [], summary: types.every((type) => type !== undefined) ? typeChoiceMessage(types) : 'is not included in the list' };

@@ -10,7 +10,6 @@ export const WINDOW_AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
 export const THRESHOLD_DIRECTIONS = ['above', 'below'] as const;
 export const ATTRIBUTE_OPERATORS = ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'exists', 'contains'] as const;
 
-
 const MAX_LIST_ITEMS = 100;
 const duration = { type: 'string', pattern: DURATION_PATTERN } as const;
 const attributePath = { type: 'string', minLength: 1, maxLength: 200, pattern: ATTRIBUTE_PATH_PATTERN } as const;
@@ -64,7 +63,12 @@ const filter = {
 } as const;
 
 // strictRequired: a required property is declared beside it.
-const needsALevel = { anyOf: [{ required: ['warning'], properties: { warning: level } }, { required: ['critical'], properties: { critical: level } }] } as const;
+const needsALevel = {
+  anyOf: [
+    { required: ['warning'], properties: { warning: level } },
+    { required: ['critical'], properties: { critical: level } },
+  ],
+} as const;
 
 const statusMapEvaluation = {
   type: 'object',

@@ -33,7 +33,9 @@ describe('tile rule schema: valid rules (CONTRACT Tiles)', () => {
     expect(validate({ evaluation: threshold })).toBeNull();
     expect(withFilter({})).toBeNull();
     expect(withFilter({ type: 'uptime', name: 'http_check', severity: 'critical', source: 'probe-1', channel: 'eu' })).toBeNull();
-    expect(withFilter({ type: ['uptime', 'metric'], name: ['a', 'b'], severity: ['warn', 'error'], source: ['x'], channel: ['eu', 'us'], labels: [] })).toBeNull();
+    expect(
+      withFilter({ type: ['uptime', 'metric'], name: ['a', 'b'], severity: ['warn', 'error'], source: ['x'], channel: ['eu', 'us'], labels: [] }),
+    ).toBeNull();
   });
 
   it('accepts an equality value or each operator on an attribute path', () => {
@@ -85,16 +87,29 @@ describe('tile rule schema: details keyed by the rule path', () => {
   it('reports the fields of each kind against that kind only', () => {
     expect(withEvaluation({ kind: 'status_map' })).toEqual({ 'rule.evaluation.map': ["can't be blank"] });
     expect(withEvaluation({ kind: 'status_map', map: {} })).toEqual({ 'rule.evaluation.map': ["can't be empty"] });
-    expect(withEvaluation({ kind: 'status_map', map: { deploy_failed: 'red', deploy_finished: 'ok' } })).toEqual({ 'rule.evaluation.map.deploy_failed': ['is not included in the list'] });
-    expect(withEvaluation({ kind: 'threshold' })).toEqual({ 'rule.evaluation.attribute': ["can't be blank"], 'rule.evaluation': ['needs warning or critical'] });
+    expect(withEvaluation({ kind: 'status_map', map: { deploy_failed: 'red', deploy_finished: 'ok' } })).toEqual({
+      'rule.evaluation.map.deploy_failed': ['is not included in the list'],
+    });
+    expect(withEvaluation({ kind: 'threshold' })).toEqual({
+      'rule.evaluation.attribute': ["can't be blank"],
+      'rule.evaluation': ['needs warning or critical'],
+    });
     expect(withEvaluation({ kind: 'threshold', attribute: 'value', warning: '80', direction: 'up' })).toEqual({
       'rule.evaluation.warning': ['must be a number'],
       'rule.evaluation.direction': ['is not included in the list'],
     });
-    expect(withEvaluation({ kind: 'window', warning: 1 })).toEqual({ 'rule.evaluation.aggregate': ["can't be blank"], 'rule.evaluation.window': ["can't be blank"], 'rule.evaluation.attribute': ["can't be blank"] });
-    expect(withEvaluation({ kind: 'window', aggregate: 'median', attribute: 'v', window: '5m', critical: 1 })).toEqual({ 'rule.evaluation.aggregate': ['is not included in the list'] });
+    expect(withEvaluation({ kind: 'window', warning: 1 })).toEqual({
+      'rule.evaluation.aggregate': ["can't be blank"],
+      'rule.evaluation.window': ["can't be blank"],
+      'rule.evaluation.attribute': ["can't be blank"],
+    });
+    expect(withEvaluation({ kind: 'window', aggregate: 'median', attribute: 'v', window: '5m', critical: 1 })).toEqual({
+      'rule.evaluation.aggregate': ['is not included in the list'],
+    });
     expect(withEvaluation({ kind: 'window', aggregate: 'avg', window: '5m', critical: 1 })).toEqual({ 'rule.evaluation.attribute': ["can't be blank"] });
-    expect(withEvaluation({ kind: 'window', aggregate: 'count', attribute: 'v', window: '5m', critical: 1 })).toEqual({ 'rule.evaluation.attribute': ['must be blank'] });
+    expect(withEvaluation({ kind: 'window', aggregate: 'count', attribute: 'v', window: '5m', critical: 1 })).toEqual({
+      'rule.evaluation.attribute': ['must be blank'],
+    });
     expect(withEvaluation({ kind: 'window', aggregate: 'count', window: '5m' })).toEqual({ 'rule.evaluation': ['needs warning or critical'] });
     expect(withEvaluation({ kind: 'up_down' })).toEqual({ 'rule.evaluation.attribute': ["can't be blank"] });
     expect(withEvaluation({ kind: 'up_down', attribute: '' })).toEqual({ 'rule.evaluation.attribute': ["can't be blank"] });
@@ -106,7 +121,9 @@ describe('tile rule schema: details keyed by the rule path', () => {
     expect(withFilter({ names: 'cpu_usage' })).toEqual({ 'rule.filter.names': ['is not a known field'] });
     expect(withEvaluation({ ...threshold, treshold: 3 })).toEqual({ 'rule.evaluation.treshold': ['is not a known field'] });
     expect(withEvaluation({ kind: 'up_down', attribute: 'is_up', warning: 1 })).toEqual({ 'rule.evaluation.warning': ['is not a known field'] });
-    expect(withFilter({ attributes: { status_code: { gt: 499, greater: 1 } } })).toEqual({ 'rule.filter.attributes.status_code.greater': ['is not a known field'] });
+    expect(withFilter({ attributes: { status_code: { gt: 499, greater: 1 } } })).toEqual({
+      'rule.filter.attributes.status_code.greater': ['is not a known field'],
+    });
   });
 
   it('reports bad filter values at their own path', () => {
@@ -150,14 +167,24 @@ describe('tile rule schema: details keyed by the rule path', () => {
       'rule.recovery': ['is too long (maximum is 1d)'],
       'rule.stale_after': ['is too long (maximum is 30d)'],
     });
-    expect(withEvaluation({ kind: 'window', aggregate: 'count', window: '86401s', warning: 1 })).toEqual({ 'rule.evaluation.window': ['is too long (maximum is 1d)'] });
-    expect(withEvaluation({ kind: 'window', aggregate: 'count', window: '99999999999999999999999d', warning: 1 })).toEqual({ 'rule.evaluation.window': ['is too long (maximum is 1d)'] });
+    expect(withEvaluation({ kind: 'window', aggregate: 'count', window: '86401s', warning: 1 })).toEqual({
+      'rule.evaluation.window': ['is too long (maximum is 1d)'],
+    });
+    expect(withEvaluation({ kind: 'window', aggregate: 'count', window: '99999999999999999999999d', warning: 1 })).toEqual({
+      'rule.evaluation.window': ['is too long (maximum is 1d)'],
+    });
   });
 
   it('wants critical beyond warning along the direction', () => {
-    expect(withEvaluation({ ...threshold, warning: 95, critical: 80 })).toEqual({ 'rule.evaluation.critical': ['must be greater than warning (95) when direction is above'] });
-    expect(withEvaluation({ ...threshold, warning: 90, critical: 90 })).toEqual({ 'rule.evaluation.critical': ['must be greater than warning (90) when direction is above'] });
-    expect(withEvaluation({ ...threshold, direction: 'below' })).toEqual({ 'rule.evaluation.critical': ['must be less than warning (80) when direction is below'] });
+    expect(withEvaluation({ ...threshold, warning: 95, critical: 80 })).toEqual({
+      'rule.evaluation.critical': ['must be greater than warning (95) when direction is above'],
+    });
+    expect(withEvaluation({ ...threshold, warning: 90, critical: 90 })).toEqual({
+      'rule.evaluation.critical': ['must be greater than warning (90) when direction is above'],
+    });
+    expect(withEvaluation({ ...threshold, direction: 'below' })).toEqual({
+      'rule.evaluation.critical': ['must be less than warning (80) when direction is below'],
+    });
     expect(withEvaluation({ kind: 'window', aggregate: 'min', attribute: 'free_gb', window: '5m', warning: 2, critical: 10, direction: 'below' })).toEqual({
       'rule.evaluation.critical': ['must be less than warning (2) when direction is below'],
     });

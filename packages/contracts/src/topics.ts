@@ -1,10 +1,26 @@
 import { deadLetterHeaders, DEAD_LETTER_HEADERS, type DeadLetterInfo } from './dead-letter.ts';
 import { ingestedEventSchema, type IngestedEvent } from './ingested-event.schema.ts';
-import { notificationDeadLetterSchema, notificationOutcomeSchema, notificationRequestSchema, type NotificationDeadLetter, type NotificationOutcome, type NotificationRequest } from './notification-messages.schema.ts';
+import {
+  notificationDeadLetterSchema,
+  notificationOutcomeSchema,
+  notificationRequestSchema,
+  type NotificationDeadLetter,
+  type NotificationOutcome,
+  type NotificationRequest,
+} from './notification-messages.schema.ts';
 import { ruleOutcomeSchema, type RuleOutcome } from './rule-outcome.schema.ts';
 import { tileChangeSchema, type TileChange } from './tile-change.schema.ts';
 import { CONTROL_CHANGE_SCHEMA_HEADER, controlChangeSchema, type ControlChange } from './control-change.schema.ts';
-import { HEADERS, traceparentHeader, jsonTopicDecoder, plainSpec, type EncodedMessage, type TextMessage, type TopicDefinition, type TopicSizing } from './topics/topic-definition.ts';
+import {
+  HEADERS,
+  traceparentHeader,
+  jsonTopicDecoder,
+  plainSpec,
+  type EncodedMessage,
+  type TextMessage,
+  type TopicDefinition,
+  type TopicSizing,
+} from './topics/topic-definition.ts';
 
 export * from './topics/topic-definition.ts';
 
@@ -82,8 +98,15 @@ const events: TopicDefinition<IngestedEvent, OutgoingEvent> = {
     ...contentTypeHeader,
     [HEADERS.schema]: { description: 'schema name and version of the value', value: EVENT_SCHEMA_HEADER },
     [HEADERS.eventId]: { description: 'the event id, decimal' },
-    [OUTCOME_WANTED_HEADER]: { description: "present (value 1) on webhook events: a gateway waits for the rule engine's outcome (rule-outcomes topic)", value: '1', optional: true },
-    [PROJECT_REVISION_HEADER]: { description: 'the project revision the accepting gateway knew (decimal): the rule engine evaluates the event with rules at least that new', optional: true },
+    [OUTCOME_WANTED_HEADER]: {
+      description: "present (value 1) on webhook events: a gateway waits for the rule engine's outcome (rule-outcomes topic)",
+      value: '1',
+      optional: true,
+    },
+    [PROJECT_REVISION_HEADER]: {
+      description: 'the project revision the accepting gateway knew (decimal): the rule engine evaluates the event with rules at least that new',
+      optional: true,
+    },
     ...traceparentHeader,
   },
   valueSchema: ingestedEventSchema,
@@ -108,7 +131,7 @@ const eventsDeadLetter: TopicDefinition<Buffer, DeadLetterInput> = {
   id: 'eventsDeadLetter',
   name: 'pulseboard.events.dlq.v1',
   version: 1,
-  description: "Events-topic messages a consumer (the store) can never apply: the original key, bytes and headers, plus why.",
+  description: 'Events-topic messages a consumer (the store) can never apply: the original key, bytes and headers, plus why.',
   key: 'the original key, unchanged',
   headers: deadLetterHeaderDefinitions,
   valueSchema: undefined,
@@ -122,12 +145,17 @@ const tileChanges: TopicDefinition<TileChange, TileChange, TextMessage> = {
   id: 'tileChanges',
   name: 'pulseboard.tile-changes.v1',
   version: 1,
-  description: "Every change of a tile's status or value, relayed from the rule engine's history at least once; a reader drops a repeat by `position`, which grows per project.",
+  description:
+    "Every change of a tile's status or value, relayed from the rule engine's history at least once; a reader drops a repeat by `position`, which grows per project.",
   key: 'project_key (UTF-8): the changes of a project stay in order (by position)',
   headers: {
     ...contentTypeHeader,
     [HEADERS.schema]: { description: 'schema name and version of the value', value: TILE_CHANGE_SCHEMA_HEADER },
-    [PROJECT_REVISION_HEADER]: { description: 'the project revision (decimal) of the rules the change was evaluated with, at least: a reader caching control-plane data re-reads a project older than that first', optional: true },
+    [PROJECT_REVISION_HEADER]: {
+      description:
+        'the project revision (decimal) of the rules the change was evaluated with, at least: a reader caching control-plane data re-reads a project older than that first',
+      optional: true,
+    },
     ...traceparentHeader,
   },
   valueSchema: tileChangeSchema,
@@ -142,7 +170,8 @@ const ruleOutcomes: TopicDefinition<RuleOutcome, RuleOutcome & { project_key: st
   id: 'ruleOutcomes',
   name: 'pulseboard.rule-outcomes.v1',
   version: 1,
-  description: "The rule engine's outcome of each event sent with `pb-outcome-wanted` (webhooks): how many tiles it affected. Every gateway reads all of them (fan-out).",
+  description:
+    "The rule engine's outcome of each event sent with `pb-outcome-wanted` (webhooks): how many tiles it affected. Every gateway reads all of them (fan-out).",
   key: 'project_key (UTF-8)',
   headers: contentTypeHeader,
   valueSchema: ruleOutcomeSchema,
@@ -185,16 +214,23 @@ const notificationOutcomes: TopicDefinition<NotificationOutcome, NotificationOut
  * NotificationDeadLetter), and messages of the notification service's input
  * topics it could not read (their original bytes and the other `pb-dlq-*` headers).
  */
-const notificationsDeadLetter: TopicDefinition<NotificationDeadLetter, NotificationDeadLetter, TextMessage> & { encodeUnreadable(input: DeadLetterInput): EncodedMessage } = {
+const notificationsDeadLetter: TopicDefinition<NotificationDeadLetter, NotificationDeadLetter, TextMessage> & {
+  encodeUnreadable(input: DeadLetterInput): EncodedMessage;
+} = {
   id: 'notificationsDeadLetter',
   name: 'pulseboard.notifications.dlq.v1',
   version: 1,
-  description: 'Deliveries that failed for good (`pb-dlq-reason: delivery_failed`; the value is a NotificationDeadLetter), and tile changes or requests the notification service could not read (their original bytes, other reasons).',
-  key: 'delivery id (or the unreadable message\'s original key)',
+  description:
+    'Deliveries that failed for good (`pb-dlq-reason: delivery_failed`; the value is a NotificationDeadLetter), and tile changes or requests the notification service could not read (their original bytes, other reasons).',
+  key: "delivery id (or the unreadable message's original key)",
   headers: { ...contentTypeHeader, ...deadLetterHeaderDefinitions },
   valueSchema: notificationDeadLetterSchema,
   partitions: 1,
-  encode: (letter) => ({ key: letter.delivery_id, value: JSON.stringify(letter), headers: { ...jsonHeaders, [DEAD_LETTER_HEADERS.reason]: 'delivery_failed', [DEAD_LETTER_HEADERS.at]: new Date().toISOString() } }),
+  encode: (letter) => ({
+    key: letter.delivery_id,
+    value: JSON.stringify(letter),
+    headers: { ...jsonHeaders, [DEAD_LETTER_HEADERS.reason]: 'delivery_failed', [DEAD_LETTER_HEADERS.at]: new Date().toISOString() },
+  }),
   encodeUnreadable: encodeDeadLetter,
   decode: jsonTopicDecoder<NotificationDeadLetter>(notificationDeadLetterSchema, 'notification dead letter'),
   spec: plainSpec(1),
@@ -210,7 +246,8 @@ const control: TopicDefinition<ControlChange, ControlChange, TextMessage> = {
   id: 'control',
   name: 'pulseboard.control.v1',
   version: 1,
-  description: "Every control-plane write (project created, updated, key regenerated, deleted; tile created, updated, deleted) with the project revision it committed; relayed from the gateway's outbox at least once, in no guaranteed order across gateways: a reader acts on a revision newer than it knows.",
+  description:
+    "Every control-plane write (project created, updated, key regenerated, deleted; tile created, updated, deleted) with the project revision it committed; relayed from the gateway's outbox at least once, in no guaranteed order across gateways: a reader acts on a revision newer than it knows.",
   key: 'project_key (UTF-8)',
   headers: { ...contentTypeHeader, [HEADERS.schema]: { description: 'schema name and version of the value', value: CONTROL_CHANGE_SCHEMA_HEADER } },
   valueSchema: controlChangeSchema,
@@ -225,7 +262,16 @@ const control: TopicDefinition<ControlChange, ControlChange, TextMessage> = {
  * producers, consumers and users' own consumers agree. Names are defaults;
  * every service takes the actual name from its environment (tests use a topic of their own).
  */
-export const TOPICS = { events, eventsDeadLetter, tileChanges, ruleOutcomes, notificationRequests, notificationOutcomes, notificationsDeadLetter, control } as const;
+export const TOPICS = {
+  events,
+  eventsDeadLetter,
+  tileChanges,
+  ruleOutcomes,
+  notificationRequests,
+  notificationOutcomes,
+  notificationsDeadLetter,
+  control,
+} as const;
 
 export type TopicId = keyof typeof TOPICS;
 

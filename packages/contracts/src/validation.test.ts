@@ -81,7 +81,9 @@ describe('event envelope validation messages (spec 2.1, CONTRACT Events)', () =>
     // Far deeper than any stack: still a clear answer (JSON.parse itself does not recurse).
     const deep = JSON.parse(`{"a":${'['.repeat(200_000)}1${']'.repeat(200_000)}}`) as unknown;
     expect(validate({ ...valid, attributes: deep })).toEqual({ attributes: ['is nested too deeply (maximum is 32 levels)'] });
-    expect(validate({ ...valid, attributes: { deep, text: '\u0000' } })).toEqual({ attributes: ['contains a NUL character or an unpaired surrogate', 'is nested too deeply (maximum is 32 levels)'] });
+    expect(validate({ ...valid, attributes: { deep, text: '\u0000' } })).toEqual({
+      attributes: ['contains a NUL character or an unpaired surrogate', 'is nested too deeply (maximum is 32 levels)'],
+    });
 
     const huge = JSON.parse('{"value": 1e400, "ok": [1, -1e400]}') as Record<string, unknown>;
     expect(huge.value).toBe(Infinity);
@@ -105,7 +107,14 @@ describe('event envelope validation messages (spec 2.1, CONTRACT Events)', () =>
 describe('jsonLongerThan (the serialised-size cap of stored free-form JSON)', () => {
   it('counts UTF-8 bytes of the JSON text: ASCII, three-byte characters, surrogate pairs and escapes', () => {
     const sized = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-    for (const value of [{ a: 'x'.repeat(100) }, { a: '€'.repeat(40) }, { a: '😀'.repeat(30) }, { a: '\ud800'.repeat(10) }, { a: '"\n'.repeat(20) }, [1, [2, { b: null }]]]) {
+    for (const value of [
+      { a: 'x'.repeat(100) },
+      { a: '€'.repeat(40) },
+      { a: '😀'.repeat(30) },
+      { a: '\ud800'.repeat(10) },
+      { a: '"\n'.repeat(20) },
+      [1, [2, { b: null }]],
+    ]) {
       const bytes = sized(value);
       expect(jsonLongerThan(value, bytes), JSON.stringify(value)).toBe(false);
       expect(jsonLongerThan(value, bytes - 1), JSON.stringify(value)).toBe(true);

@@ -123,7 +123,12 @@ export function createAjv(options: { storableText?: boolean } = {}): Ajv {
  */
 export function addPulseboardKeywords(ajv: Ajv, options: { storableText?: boolean } = {}): Ajv {
   const checkStorable = options.storableText ?? true;
-  ajv.addKeyword({ keyword: 'storableText', schemaType: 'boolean', errors: true, validate: (enabled: boolean, data: unknown) => !enabled || !checkStorable || !hasUnstorableText(data) });
+  ajv.addKeyword({
+    keyword: 'storableText',
+    schemaType: 'boolean',
+    errors: true,
+    validate: (enabled: boolean, data: unknown) => !enabled || !checkStorable || !hasUnstorableText(data),
+  });
   const boundedJson = (maxLevels: number, data: unknown): boolean => {
     const problem = jsonShapeProblem(data, maxLevels);
     if (problem === undefined) return true;

@@ -44,7 +44,10 @@ export async function projectByKeyHash(pool: Pool, hash: Buffer): Promise<Visibl
 
 /** An account's live projects, ordered by key. */
 export async function accountProjects(pool: Pool, accountId: number): Promise<VisibleProject[]> {
-  const { rows } = await pool.query<VisibleProject>('SELECT project_key, name FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key', [accountId]);
+  const { rows } = await pool.query<VisibleProject>(
+    'SELECT project_key, name FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key',
+    [accountId],
+  );
   return rows;
 }
 
@@ -52,11 +55,16 @@ export async function accountProjects(pool: Pool, accountId: number): Promise<Vi
 export async function liveCredentials(pool: Pool, keyHashes: Buffer[], tokenHashes: Buffer[]): Promise<Set<string>> {
   const live = new Set<string>();
   if (keyHashes.length > 0) {
-    const { rows } = await pool.query<{ h: Buffer }>('SELECT api_key_hash AS h FROM projects WHERE api_key_hash = ANY($1::bytea[]) AND deleted_at IS NULL', [keyHashes]);
+    const { rows } = await pool.query<{ h: Buffer }>('SELECT api_key_hash AS h FROM projects WHERE api_key_hash = ANY($1::bytea[]) AND deleted_at IS NULL', [
+      keyHashes,
+    ]);
     for (const r of rows) live.add(r.h.toString('hex'));
   }
   if (tokenHashes.length > 0) {
-    const { rows } = await pool.query<{ h: Buffer }>('SELECT token_hash AS h FROM user_tokens WHERE token_hash = ANY($1::bytea[]) AND (expires_at IS NULL OR expires_at > now())', [tokenHashes]);
+    const { rows } = await pool.query<{ h: Buffer }>(
+      'SELECT token_hash AS h FROM user_tokens WHERE token_hash = ANY($1::bytea[]) AND (expires_at IS NULL OR expires_at > now())',
+      [tokenHashes],
+    );
     for (const r of rows) live.add(r.h.toString('hex'));
   }
   return live;
@@ -65,12 +73,16 @@ export async function liveCredentials(pool: Pool, keyHashes: Buffer[], tokenHash
 /** Which of these projects still exist (not deleted). */
 export async function liveProjects(pool: Pool, projectKeys: string[]): Promise<Set<string>> {
   if (projectKeys.length === 0) return new Set();
-  const { rows } = await pool.query<{ project_key: string }>('SELECT project_key FROM projects WHERE project_key = ANY($1::text[]) AND deleted_at IS NULL', [projectKeys]);
+  const { rows } = await pool.query<{ project_key: string }>('SELECT project_key FROM projects WHERE project_key = ANY($1::text[]) AND deleted_at IS NULL', [
+    projectKeys,
+  ]);
   return new Set(rows.map((r) => r.project_key));
 }
 
 /** Who a reader's credential (a project API key or a user token) is, and what it may read. */
-export type Reader = { kind: 'project'; credentialHash: Buffer; projects: VisibleProject[] } | { kind: 'user'; credentialHash: Buffer; accountId: number; projects: VisibleProject[] };
+export type Reader =
+  | { kind: 'project'; credentialHash: Buffer; projects: VisibleProject[] }
+  | { kind: 'user'; credentialHash: Buffer; accountId: number; projects: VisibleProject[] };
 
 /**
  * Authenticates a reader (a dashboard, a subscriber): a live project's API key

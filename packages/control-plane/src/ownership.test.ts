@@ -24,9 +24,13 @@ function sources(dir: string): string[] {
 
 function offenderDirs(): string[] {
   return [
-    ...readdirSync(join(root, 'services')).filter((s) => s !== 'gateway').map((s) => join(root, 'services', s, 'src')),
+    ...readdirSync(join(root, 'services'))
+      .filter((s) => s !== 'gateway')
+      .map((s) => join(root, 'services', s, 'src')),
     // The whole package, wherever its code lives (the dashboard's is in app/ and scripts/).
-    ...readdirSync(join(root, 'packages')).filter((p) => p !== 'control-plane' && p !== 'test-kit').map((p) => join(root, 'packages', p)),
+    ...readdirSync(join(root, 'packages'))
+      .filter((p) => p !== 'control-plane' && p !== 'test-kit')
+      .map((p) => join(root, 'packages', p)),
   ];
 }
 
@@ -50,7 +54,13 @@ describe('control-plane table ownership', () => {
 
   it('the scan reaches the services that read the control plane (it would see SQL placed there)', () => {
     const scanned = new Set(offenderDirs().flatMap((dir) => sources(dir).map((file) => relative(root, file))));
-    for (const file of ['services/broadcast/src/repository.ts', 'services/notification/src/repository.ts', 'services/rule-engine/src/service.ts', 'services/store/src/service.ts']) expect(scanned.has(file), file).toBe(true);
+    for (const file of [
+      'services/broadcast/src/repository.ts',
+      'services/notification/src/repository.ts',
+      'services/rule-engine/src/service.ts',
+      'services/store/src/service.ts',
+    ])
+      expect(scanned.has(file), file).toBe(true);
   });
 
   it('finds SQL naming the tables, not prose', () => {

@@ -37,8 +37,9 @@ export async function loadProjectRules(pool: Pool, projectKey: string): Promise<
 /** The current revision of each given project (absent: no such project). */
 export async function projectRevisions(pool: Pool, projectKeys: readonly string[]): Promise<Map<string, number>> {
   if (projectKeys.length === 0) return new Map();
-  const { rows } = await pool.query<{ project_key: string; revision: string }>('SELECT project_key, revision::text AS revision FROM projects WHERE project_key = ANY($1::text[])', [
-    projectKeys,
-  ]);
+  const { rows } = await pool.query<{ project_key: string; revision: string }>(
+    'SELECT project_key, revision::text AS revision FROM projects WHERE project_key = ANY($1::text[])',
+    [projectKeys],
+  );
   return new Map(rows.map((r) => [r.project_key, Number(r.revision)]));
 }

@@ -21,7 +21,17 @@ function SignIn() {
       }}
     >
       <label for="token">User token or project key</label>
-      <input id="token" name="token" type="password" required autocomplete="off" spellcheck={false} value={token} onInput={(e) => setToken(e.currentTarget.value)} autoFocus />
+      <input
+        id="token"
+        name="token"
+        type="password"
+        required
+        autocomplete="off"
+        spellcheck={false}
+        value={token}
+        onInput={(e) => setToken(e.currentTarget.value)}
+        autoFocus
+      />
       <button type="submit">Sign in</button>
       <p id="sign-in-error" role="alert">
         {live.signInError}
@@ -37,7 +47,9 @@ function RefusalBanner({ refusals }: { refusals: Refusals }) {
   const until = last?.status === 402 ? 'until the quota resets next month or is raised' : 'until the senders slow down or the limit is raised';
   return (
     <div id="refusals" class="refusals" role="status">
-      <strong>Events to {refusals.project_key} are being refused: {what}.</strong>{' '}
+      <strong>
+        Events to {refusals.project_key} are being refused: {what}.
+      </strong>{' '}
       {refusals.count} {refusals.count === 1 ? 'request' : 'requests'} refused in the last 5 minutes
       {refusals.rate_limited > 0 && refusals.quota_exceeded > 0 ? ` (${refusals.rate_limited} by a rate limit, ${refusals.quota_exceeded} by the quota)` : ''}
       {last !== null && (

@@ -87,7 +87,14 @@ export function Chart({ points, span, showValue, unit, version }: Props) {
         ? [
             // The band sits between the plot and the time labels.
             { stroke: muted, grid: { show: false }, ticks: { show: false }, gap: BAND + 4, size: 30 + BAND, font: '11px system-ui' },
-            { stroke: muted, grid: { stroke: cssVar('--grid'), width: 1 }, ticks: { show: false }, size: 48, font: '11px system-ui', values: (_u, vals) => vals.map((v) => (unit === 'percent' ? `${v}%` : unit && unit.length <= 3 ? `${v} ${unit}` : String(v))) },
+            {
+              stroke: muted,
+              grid: { stroke: cssVar('--grid'), width: 1 },
+              ticks: { show: false },
+              size: 48,
+              font: '11px system-ui',
+              values: (_u, vals) => vals.map((v) => (unit === 'percent' ? `${v}%` : unit && unit.length <= 3 ? `${v} ${unit}` : String(v))),
+            },
           ]
         : [{ show: false }, { show: false }],
       series: [{}, { stroke: cssVar('--line'), width: 2, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false }, spanGaps: false }],

@@ -48,7 +48,13 @@ function ServiceForm({ service, onDone }: { service: Service | null; onDone: (ch
     setError('');
     // Secret fields come back masked: an edit sends a config only when one is typed again.
     let config: Record<string, unknown> | undefined;
-    if (type === 'email') config = { to: to.split(',').map((s) => s.trim()).filter(Boolean) };
+    if (type === 'email')
+      config = {
+        to: to
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
     else if (url.trim()) config = type === 'slack' ? { webhook_url: url.trim() } : { url: url.trim(), ...(secret.trim() ? { secret: secret.trim() } : {}) };
     if (!editing && config === undefined) return setError(type === 'slack' ? 'A Slack webhook URL is required.' : 'A URL is required.');
     try {
@@ -114,7 +120,10 @@ function Deliveries({ service }: { service: Service }) {
   const [rows, setRows] = useState<Delivery[] | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
-    api<{ data: Delivery[] }>('GET', `/notifications/${service.id}/deliveries?per_page=20`).then((r) => setRows(r.data), (e) => setError(describeError(e)));
+    api<{ data: Delivery[] }>('GET', `/notifications/${service.id}/deliveries?per_page=20`).then(
+      (r) => setRows(r.data),
+      (e) => setError(describeError(e)),
+    );
   }, [service.id]);
   if (error) return <p class="error">{error}</p>;
   if (rows === null) return <p>Loading deliveries…</p>;
@@ -162,7 +171,11 @@ export function Notifications({ onServices }: { onServices: (services: Service[]
       setServices(list);
       onServices(list);
     } catch (err) {
-      setError((err as { code?: string }).code === 'user_token_required' ? 'Notification services belong to an account: sign in with a user token to manage them.' : describeError(err));
+      setError(
+        (err as { code?: string }).code === 'user_token_required'
+          ? 'Notification services belong to an account: sign in with a user token to manage them.'
+          : describeError(err),
+      );
     }
   };
   useEffect(() => {
@@ -174,7 +187,10 @@ export function Notifications({ onServices }: { onServices: (services: Service[]
     try {
       const res = await api<{ data: Outcome }>('POST', `/notifications/${s.id}/send`);
       const o = res.data;
-      setResults((r) => ({ ...r, [s.id]: `Test ${o.status}${o.response_status ? ` (HTTP ${o.response_status})` : ''} after ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}` }));
+      setResults((r) => ({
+        ...r,
+        [s.id]: `Test ${o.status}${o.response_status ? ` (HTTP ${o.response_status})` : ''} after ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`,
+      }));
       if (open === String(s.id)) setOpen(null);
     } catch (err) {
       setResults((r) => ({ ...r, [s.id]: `Test failed: ${describeError(err)}` }));
@@ -192,7 +208,12 @@ export function Notifications({ onServices }: { onServices: (services: Service[]
     }
   };
 
-  if (error) return <p class="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p class="error" role="alert">
+        {error}
+      </p>
+    );
   return (
     <section aria-labelledby="notifications-title" class="panel">
       <div class="row">
@@ -235,7 +256,12 @@ export function Notifications({ onServices }: { onServices: (services: Service[]
                 <button type="button" class="secondary" onClick={() => void test(s)}>
                   Send test
                 </button>
-                <button type="button" class="secondary" aria-expanded={open === String(s.id)} onClick={() => setOpen(open === String(s.id) ? null : String(s.id))}>
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-expanded={open === String(s.id)}
+                  onClick={() => setOpen(open === String(s.id) ? null : String(s.id))}
+                >
                   Delivery log
                 </button>
                 <button type="button" class="secondary" onClick={() => setEditing(s)}>

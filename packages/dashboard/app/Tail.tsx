@@ -31,14 +31,19 @@ const NONE: Filters = { type: '', name: '', severity: '', channel: '', label: ''
 function toWire(f: Filters): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of ['type', 'name', 'severity', 'channel'] as const) if (f[key].trim()) out[key] = f[key].trim();
-  const labels = f.label.split(',').map((s) => s.trim()).filter(Boolean);
+  const labels = f.label
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (labels.length > 0) out.label = labels;
   return out;
 }
 
 function attributesText(a: Record<string, unknown> | undefined): string {
   if (!a) return '';
-  const text = Object.entries(a).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(' ');
+  const text = Object.entries(a)
+    .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(' ');
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 

@@ -26,7 +26,12 @@ export function TileCard({ tile, eventUnit, state, points, range, version, chang
   const value = formatValue(state.value, unit);
   const name = tile?.name ?? state.tile_name;
   return (
-    <li class={`tile ${status}${changed ? ' changed' : ''}`} data-tile={String(state.tile_id)} tabIndex={0} aria-label={`${name}: ${STATUS_LABEL[status]}, value ${value}`}>
+    <li
+      class={`tile ${status}${changed ? ' changed' : ''}`}
+      data-tile={String(state.tile_id)}
+      tabIndex={0}
+      aria-label={`${name}: ${STATUS_LABEL[status]}, value ${value}`}
+    >
       <div class="tile-head">
         <h2>{name}</h2>
         {evaluation && <span class="kind">{KIND_LABEL[evaluation] ?? evaluation}</span>}

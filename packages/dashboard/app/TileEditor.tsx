@@ -3,7 +3,19 @@ import { api, ApiError, describeError, type Tile } from './api.ts';
 import { Chart } from './Chart.tsx';
 import { CHARTS_VALUE, numeric, STATUS_LABEL, statusOf } from './format.ts';
 import type { Point } from './live.ts';
-import { EMPTY_FORM, EVALUATION_KINDS, EVENT_TYPES, formCanHold, formToRule, ruleProblems, ruleToForm, RULE_SCHEMA_ID, THRESHOLD_DIRECTIONS, WINDOW_AGGREGATES, type RuleForm } from './rule-form.ts';
+import {
+  EMPTY_FORM,
+  EVALUATION_KINDS,
+  EVENT_TYPES,
+  formCanHold,
+  formToRule,
+  ruleProblems,
+  ruleToForm,
+  RULE_SCHEMA_ID,
+  THRESHOLD_DIRECTIONS,
+  WINDOW_AGGREGATES,
+  type RuleForm,
+} from './rule-form.ts';
 
 interface Props {
   project: string;
@@ -18,7 +30,12 @@ interface Preview {
   note: string;
 }
 
-const KIND_TEXT: Record<string, string> = { threshold: 'Threshold (gauge)', window: 'Window aggregate', status_map: 'Status by event name', up_down: 'Up / down' };
+const KIND_TEXT: Record<string, string> = {
+  threshold: 'Threshold (gauge)',
+  window: 'Window aggregate',
+  status_map: 'Status by event name',
+  up_down: 'Up / down',
+};
 
 export function TileEditor({ project, tile, services, onClose }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -75,7 +92,8 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
       if (tile) {
         await api('PUT', `/tiles/${tile.id}`, body);
         // The rule engine replaces the tile's state and history since then with what the new rule gives.
-        if (applyPast && ruleChanged) await api('POST', `/tiles/${tile.id}/replay`, { dry_run: false, since: new Date(Date.now() - Number(hours) * 3600_000).toISOString() });
+        if (applyPast && ruleChanged)
+          await api('POST', `/tiles/${tile.id}/replay`, { dry_run: false, since: new Date(Date.now() - Number(hours) * 3600_000).toISOString() });
       } else await api('POST', '/tiles', { project_key: project, ...body });
       onClose(true);
     } catch (err) {
@@ -104,12 +122,31 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
     const since = new Date(Date.now() - Number(hours) * 3600_000).toISOString();
     try {
       // contracts' tile-preview.json: the changes oldest first, counts, and the state it would have now.
-      const res = await api<{ data: { timeline: Array<{ status: string; value: unknown; changed_at: string }>; events_scanned: number; events_matched: number; changes_total: number; state: { status: string } } }>('POST', '/tiles/preview', { project_key: project, rule: parsed.rule, since });
+      const res = await api<{
+        data: {
+          timeline: Array<{ status: string; value: unknown; changed_at: string }>;
+          events_scanned: number;
+          events_matched: number;
+          changes_total: number;
+          state: { status: string };
+        };
+      }>('POST', '/tiles/preview', { project_key: project, rule: parsed.rule, since });
       const d = res.data;
       const points = d.timeline.map((r) => ({ t: Date.parse(r.changed_at) / 1000, status: statusOf(r.status), value: numeric(r.value) }));
-      setPreview({ points, matched: d.events_matched, note: `${d.events_matched} of ${d.events_scanned} events matched; ${d.changes_total} status changes; it would be ${STATUS_LABEL[statusOf(d.state.status)]} now` });
+      setPreview({
+        points,
+        matched: d.events_matched,
+        note: `${d.events_matched} of ${d.events_scanned} events matched; ${d.changes_total} status changes; it would be ${STATUS_LABEL[statusOf(d.state.status)]} now`,
+      });
     } catch (err) {
-      setPreview({ points: [], matched: null, note: err instanceof ApiError && err.status === 404 && err.code === 'not_found' ? 'Preview is not available on this server.' : `Preview failed: ${describeError(err)}` });
+      setPreview({
+        points: [],
+        matched: null,
+        note:
+          err instanceof ApiError && err.status === 404 && err.code === 'not_found'
+            ? 'Preview is not available on this server.'
+            : `Preview failed: ${describeError(err)}`,
+      });
     }
   };
 
@@ -270,7 +307,8 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
           </div>
           {ruleChanged && (
             <label class="apply-past">
-              <input type="checkbox" checked={applyPast} onChange={(e) => setApplyPast(e.currentTarget.checked)} /> Apply to the past: on save, this tile's state and its history over the last {hours} h become what the new rule gives (as previewed here)
+              <input type="checkbox" checked={applyPast} onChange={(e) => setApplyPast(e.currentTarget.checked)} /> Apply to the past: on save, this tile's
+              state and its history over the last {hours} h become what the new rule gives (as previewed here)
             </label>
           )}
           {preview && (
@@ -278,7 +316,14 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
               <p class="preview-note" role="status">
                 {preview.note}
               </p>
-              {preview.points.length > 0 && <Chart points={preview.points} span={Number(hours) * 3600} showValue={mode === 'form' ? CHARTS_VALUE.has(form.kind) : CHARTS_VALUE.has(String((parsed.rule as any)?.evaluation?.kind))} version={preview.points.length} />}
+              {preview.points.length > 0 && (
+                <Chart
+                  points={preview.points}
+                  span={Number(hours) * 3600}
+                  showValue={mode === 'form' ? CHARTS_VALUE.has(form.kind) : CHARTS_VALUE.has(String((parsed.rule as any)?.evaluation?.kind))}
+                  version={preview.points.length}
+                />
+              )}
             </>
           )}
         </section>

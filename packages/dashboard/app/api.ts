@@ -21,7 +21,12 @@ export function takeFragmentCredentials(): boolean {
 }
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly details?: Record<string, string[]>) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, string[]>,
+  ) {
     super(message);
   }
 }
@@ -41,7 +46,10 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 
 /** "field: problem" lines of a validation error, or its message. */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiError && error.details) return Object.entries(error.details).map(([field, problems]) => `${field}: ${problems.join(', ')}`).join('; ');
+  if (error instanceof ApiError && error.details)
+    return Object.entries(error.details)
+      .map(([field, problems]) => `${field}: ${problems.join(', ')}`)
+      .join('; ');
   return error instanceof Error ? error.message : String(error);
 }
 

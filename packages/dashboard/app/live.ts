@@ -105,7 +105,8 @@ export class Live {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (e.code === 4001 || e.code === 4003) return this.signOut(e.code === 4001 ? 'That token or key was not accepted.' : 'Your credential was revoked. Sign in again.');
+      if (e.code === 4001 || e.code === 4003)
+        return this.signOut(e.code === 4001 ? 'That token or key was not accepted.' : 'Your credential was revoked. Sign in again.');
       if (!session.getItem('pb-token')) return;
       this.setConn('reconnecting', `Reconnecting in ${Math.round(this.retry / 1000)} s…`);
       setTimeout(() => this.connect(), this.retry);
@@ -192,7 +193,9 @@ export class Live {
             const rows = await listAll<HistoryRow>(`/tiles/${id}/history?${window}`);
             const unit = rows.find((row) => row.unit !== null)?.unit;
             if (unit) this.units.set(id, unit);
-            points = rows.map((row) => ({ t: Date.parse(row.changed_at) / 1000, status: statusOf(row.status), value: numeric(row.value) })).sort((a, b) => a.t - b.t);
+            points = rows
+              .map((row) => ({ t: Date.parse(row.changed_at) / 1000, status: statusOf(row.status), value: numeric(row.value) }))
+              .sort((a, b) => a.t - b.t);
           } catch (error) {
             // Before the history endpoint exists the chart starts from what this page saw.
             if ((error as { status?: number }).status === 404) this.historyAvailable = false;
@@ -217,7 +220,16 @@ export class Live {
     const id = String(t.tile_id);
     this.removed.delete(id);
     const was = this.tiles.find((x) => String(x.id) === id);
-    const tile: Tile = { id: t.tile_id, project_key: message.project, name: t.tile_name, kind: t.kind, rule: t.rule, settings: t.settings ?? {}, position: t.position, notification_service_ids: was?.notification_service_ids ?? [] };
+    const tile: Tile = {
+      id: t.tile_id,
+      project_key: message.project,
+      name: t.tile_name,
+      kind: t.kind,
+      rule: t.rule,
+      settings: t.settings ?? {},
+      position: t.position,
+      notification_service_ids: was?.notification_service_ids ?? [],
+    };
     this.serverPosition.set(id, tile.position);
     this.tiles = [...this.tiles.filter((x) => String(x.id) !== id), tile].sort((a, b) => a.position - b.position || Number(a.id) - Number(b.id));
     if (!this.states.has(id)) this.states.set(id, { tile_id: t.tile_id, tile_name: t.tile_name, status: 'unknown', value: null, version: 0, changed_at: null });
@@ -282,7 +294,9 @@ export class Live {
         this.removed = new Set();
         this.states = new Map(m.tiles.map((t: TileState) => [String(t.tile_id), t]));
         this.position = m.position;
-        for (const t of m.tiles as TileState[]) if (t.changed_at && !this.history.get(String(t.tile_id))?.length) this.addPoint(String(t.tile_id), { t: Date.parse(t.changed_at) / 1000, status: statusOf(t.status), value: numeric(t.value) });
+        for (const t of m.tiles as TileState[])
+          if (t.changed_at && !this.history.get(String(t.tile_id))?.length)
+            this.addPoint(String(t.tile_id), { t: Date.parse(t.changed_at) / 1000, status: statusOf(t.status), value: numeric(t.value) });
         return this.emit();
       case 'tile_added':
       case 'tile_updated':

@@ -22,9 +22,25 @@ export interface RuleForm {
   stale_after: string;
 }
 
-export const EMPTY_FORM: RuleForm = { kind: 'threshold', type: 'metric', names: '', attribute: 'value', warning: '', critical: '', direction: 'above', aggregate: 'count', window: '5m', map: '', stale_after: '' };
+export const EMPTY_FORM: RuleForm = {
+  kind: 'threshold',
+  type: 'metric',
+  names: '',
+  attribute: 'value',
+  warning: '',
+  critical: '',
+  direction: 'above',
+  aggregate: 'count',
+  window: '5m',
+  map: '',
+  stale_after: '',
+};
 
-const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const num = (text: string) => (text.trim() === '' ? undefined : Number(text));
 
 export function formToRule(f: RuleForm): Record<string, unknown> {
@@ -42,7 +58,8 @@ export function formToRule(f: RuleForm): Record<string, unknown> {
     return out;
   };
   if (f.kind === 'threshold') evaluation = { kind: 'threshold', attribute: f.attribute, ...levels() };
-  else if (f.kind === 'window') evaluation = { kind: 'window', aggregate: f.aggregate, ...(f.aggregate === 'count' ? {} : { attribute: f.attribute }), window: f.window, ...levels() };
+  else if (f.kind === 'window')
+    evaluation = { kind: 'window', aggregate: f.aggregate, ...(f.aggregate === 'count' ? {} : { attribute: f.attribute }), window: f.window, ...levels() };
   else if (f.kind === 'up_down') evaluation = { kind: 'up_down', attribute: f.attribute };
   else {
     const map: Record<string, string> = {};
@@ -71,7 +88,11 @@ export function ruleToForm(rule: any): RuleForm {
     direction: e.direction ?? 'above',
     aggregate: e.aggregate ?? 'count',
     window: e.window ?? '5m',
-    map: e.map ? Object.entries(e.map).map(([k, v]) => `${k}=${String(v)}`).join('\n') : '',
+    map: e.map
+      ? Object.entries(e.map)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join('\n')
+      : '',
     stale_after: rule?.stale_after ?? '',
   };
 }
@@ -106,7 +127,12 @@ export function ruleProblems(rule: unknown): string[] {
       continue;
     }
     if (e.keyword === 'anyOf' && inBranch) continue;
-    const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
+        : e.keyword === 'enum'
+          ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
+          : '';
     seen.add(`${where}: ${e.message}${extra}`);
   }
   return [...seen];

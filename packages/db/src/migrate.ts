@@ -7,7 +7,13 @@ import type { Logger } from 'pino';
  * services never race over one migration history. node-pg-migrate takes an
  * advisory lock, so replicas starting together apply each migration once.
  */
-export async function runMigrations(options: { databaseUrl: string; dir: string; service: string; logger?: Logger; /** Only the first `count` not yet applied (tests of a migration). */ count?: number }): Promise<string[]> {
+export async function runMigrations(options: {
+  databaseUrl: string;
+  dir: string;
+  service: string;
+  logger?: Logger;
+  /** Only the first `count` not yet applied (tests of a migration). */ count?: number;
+}): Promise<string[]> {
   const applied = await runner({
     databaseUrl: options.databaseUrl,
     dir: options.dir,

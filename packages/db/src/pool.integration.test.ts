@@ -6,7 +6,7 @@ import { ensureDatabase } from './ensure-database.ts';
 // A database whose default zone is not UTC, as a server configured elsewhere might be.
 // The test kit's global setup names the run's database (this package sits below the test kit).
 const base = process.env.TEST_DATABASE_URL;
-if (base === undefined) throw new Error('TEST_DATABASE_URL is set by the integration suite\'s global setup');
+if (base === undefined) throw new Error("TEST_DATABASE_URL is set by the integration suite's global setup");
 const url = new URL(base);
 url.pathname = '/pulseboard_tz_test';
 

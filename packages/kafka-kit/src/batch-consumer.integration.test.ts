@@ -8,7 +8,8 @@ import { ensureTopics } from './client.ts';
 import { OK, type Outcome } from './outcome.ts';
 
 const logger = pino({ level: 'silent' });
-const decode = (value: Buffer | null) => (value === null || value.length === 0 ? { ok: false as const, code: 'empty_value', message: 'no value' } : { ok: true as const, value: value.toString() });
+const decode = (value: Buffer | null) =>
+  value === null || value.length === 0 ? { ok: false as const, code: 'empty_value', message: 'no value' } : { ok: true as const, value: value.toString() };
 
 describe('batch consumer: outcomes applied by one wrapper', () => {
   const kafka = testKafka();
@@ -22,7 +23,17 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
 
   /** A consumer of `topic` in a group of its own (unless given), dead-lettering to `${topic}.dlq`; stopped after the tests. */
   const consume = async (topic: string, options: Pick<BatchConsumerOptions<string>, 'handle'> & Partial<BatchConsumerOptions<string>>) => {
-    const consumer = await runBatchConsumer<string>({ kafka, logger, groupId: uniqueName('g'), topic, deadLetterTopic: `${topic}.dlq`, deadLetterHeaders, producer, decode, ...options });
+    const consumer = await runBatchConsumer<string>({
+      kafka,
+      logger,
+      groupId: uniqueName('g'),
+      topic,
+      deadLetterTopic: `${topic}.dlq`,
+      deadLetterHeaders,
+      producer,
+      decode,
+      ...options,
+    });
     running.push(consumer);
     return consumer;
   };
@@ -30,8 +41,14 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
   it('retries retryable failures, dead-letters only the message a bug comes from (with why and where), counts drops', async () => {
     const topic = `${testTopicPrefix()}${uniqueName('batch')}`;
     const dlq = `${topic}.dlq`;
-    await ensureTopics(kafka, [{ topic, numPartitions: 1 }, { topic: dlq, numPartitions: 1 }]);
-    await producer.sendMany(topic, ['a', 'skip', 'bug', 'b', ''].map((value) => ({ key: 'k', value })));
+    await ensureTopics(kafka, [
+      { topic, numPartitions: 1 },
+      { topic: dlq, numPartitions: 1 },
+    ]);
+    await producer.sendMany(
+      topic,
+      ['a', 'skip', 'bug', 'b', ''].map((value) => ({ key: 'k', value })),
+    );
     let transient = 2;
     const applied: string[] = [];
     const dropped: string[] = [];
@@ -52,7 +69,9 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     expect([...new Set(applied)].sort()).toEqual(['a', 'b']);
     expect(dropped[0]).toBe('skip:not for us');
     const letters = await readTopic(dlq);
-    const byOffset = letters.map((l) => [l.value, l.headers['pb-dlq-reason'], l.headers['pb-dlq-offset'], l.headers['pb-dlq-topic']]).sort((x, y) => Number(x[2]) - Number(y[2]));
+    const byOffset = letters
+      .map((l) => [l.value, l.headers['pb-dlq-reason'], l.headers['pb-dlq-offset'], l.headers['pb-dlq-topic']])
+      .sort((x, y) => Number(x[2]) - Number(y[2]));
     expect(byOffset).toEqual([
       ['bug', 'handler_failed', '2', topic],
       ['', 'empty_value', '4', topic],
@@ -63,8 +82,14 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
   it('a handler that gives the wrong number of outcomes is a bug: the messages are dead-lettered, not skipped or applied twice', async () => {
     const topic = `${testTopicPrefix()}${uniqueName('batch')}`;
     const dlq = `${topic}.dlq`;
-    await ensureTopics(kafka, [{ topic, numPartitions: 1 }, { topic: dlq, numPartitions: 1 }]);
-    await producer.sendMany(topic, ['a', 'b', 'c'].map((value) => ({ key: 'k', value })));
+    await ensureTopics(kafka, [
+      { topic, numPartitions: 1 },
+      { topic: dlq, numPartitions: 1 },
+    ]);
+    await producer.sendMany(
+      topic,
+      ['a', 'b', 'c'].map((value) => ({ key: 'k', value })),
+    );
     // One outcome too few, whatever it is given.
     await consume(topic, { handle: async (messages) => messages.slice(1).map(() => OK) });
     await waitFor(async () => (await readTopic(dlq)).length === 3, { timeoutMs: 20000, what: 'three dead letters' });
@@ -80,28 +105,45 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     await ensureTopics(kafka, [{ topic, numPartitions: 4 }]);
     const handledBy = [new Set<string>(), new Set<string>()];
     const start = (i: number) =>
-      consume(topic, { groupId, sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, handle: async (messages) => messages.map((m) => (handledBy[i]!.add(m.value), OK)) });
+      consume(topic, {
+        groupId,
+        sessionTimeoutMs: 6000,
+        heartbeatIntervalMs: 500,
+        handle: async (messages) => messages.map((m) => (handledBy[i]!.add(m.value), OK)),
+      });
     await start(0);
     const values = (from: number) => Array.from({ length: 200 }, (_, i) => `m${from + i}`);
-    await producer.sendMany(topic, values(0).map((value) => ({ key: value, value })));
+    await producer.sendMany(
+      topic,
+      values(0).map((value) => ({ key: value, value })),
+    );
     await waitFor(() => handledBy[0]!.size === 200, { timeoutMs: 30000, what: 'the first instance to handle the first 200' });
     await start(1);
     const admin = kafka.admin();
     await admin.connect();
     try {
       // The second one is in once the group is stable with two members.
-      await waitFor(async () => {
-        const { groups } = await admin.describeGroups([groupId]);
-        return groups[0]?.members.length === 2 && groups[0].state === 'Stable';
-      }, { timeoutMs: 30000, what: 'the group to rebalance to two members' });
-      await producer.sendMany(topic, values(200).map((value) => ({ key: value, value })));
+      await waitFor(
+        async () => {
+          const { groups } = await admin.describeGroups([groupId]);
+          return groups[0]?.members.length === 2 && groups[0].state === 'Stable';
+        },
+        { timeoutMs: 30000, what: 'the group to rebalance to two members' },
+      );
+      await producer.sendMany(
+        topic,
+        values(200).map((value) => ({ key: value, value })),
+      );
       await waitFor(() => new Set([...handledBy[0]!, ...handledBy[1]!]).size === 400, { timeoutMs: 30000, what: 'all 400 handled' });
       expect(handledBy[1]!.size).toBeGreaterThan(0);
-      await waitFor(async () => {
-        const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
-        const ends = await admin.fetchTopicOffsets(topic);
-        return ends.every((end) => committed!.partitions.find((p) => p.partition === end.partition)?.offset === end.high);
-      }, { timeoutMs: 20000, what: 'the group to commit every partition to its end' });
+      await waitFor(
+        async () => {
+          const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+          const ends = await admin.fetchTopicOffsets(topic);
+          return ends.every((end) => committed!.partitions.find((p) => p.partition === end.partition)?.offset === end.high);
+        },
+        { timeoutMs: 20000, what: 'the group to commit every partition to its end' },
+      );
     } finally {
       await admin.disconnect();
     }

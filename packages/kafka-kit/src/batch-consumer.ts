@@ -104,7 +104,9 @@ export async function runBatchConsumer<T>(options: BatchConsumerOptions<T>): Pro
     if (uncommitted.size === 0) return;
     const offsets = [...uncommitted].map(([partition, offset]) => ({ topic, partition, offset }));
     uncommitted.clear();
-    await consumer.commitOffsets(offsets).catch((error: unknown) => logger.warn({ event: 'kafka_commit_failed', topic, partitions: offsets.map((o) => o.partition), err: error }));
+    await consumer
+      .commitOffsets(offsets)
+      .catch((error: unknown) => logger.warn({ event: 'kafka_commit_failed', topic, partitions: offsets.map((o) => o.partition), err: error }));
   };
   const commitTimer = commitIntervalMs > 0 ? setInterval(() => void commitPending(), commitIntervalMs) : undefined;
   commitTimer?.unref();

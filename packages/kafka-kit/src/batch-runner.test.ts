@@ -21,7 +21,13 @@ function recording(fail: (messages: ConsumedMessage<string>[]) => Error | undefi
     attempts++;
     const error = fail(messages);
     if (error !== undefined) throw error;
-    const outcomes = messages.map((m) => (m.value === 'refuse' ? { kind: 'dead_letter' as const, code: 'refused', message: 'no' } : m.value === 'skip' ? { kind: 'drop' as const, reason: 'not ours' } : OK));
+    const outcomes = messages.map((m) =>
+      m.value === 'refuse'
+        ? { kind: 'dead_letter' as const, code: 'refused', message: 'no' }
+        : m.value === 'skip'
+          ? { kind: 'drop' as const, reason: 'not ours' }
+          : OK,
+    );
     await settle(outcomes);
     durable.push(`${messages.map((m) => m.value).join('+') || '-'}@${nextOffset}`);
     return outcomes;
@@ -51,7 +57,14 @@ describe('batch runner', () => {
     const strategy = recording((messages) => (messages.some((m) => m.value === 'poison') ? new Error('bug') : undefined));
     const { parked, target } = parking();
     const dropped: string[] = [];
-    const run = createBatchRunner({ logger, topic: 't', groupId: 'g', attempt: strategy.attempt, deadLetter: target, onDrop: (m, reason) => dropped.push(`${m.offset}:${reason}`) });
+    const run = createBatchRunner({
+      logger,
+      topic: 't',
+      groupId: 'g',
+      attempt: strategy.attempt,
+      deadLetter: target,
+      onDrop: (m, reason) => dropped.push(`${m.offset}:${reason}`),
+    });
     expect(await run(batch([message(0, 'a'), message(1, 'poison'), message(2, 'refuse'), message(3, 'skip')]))).toBe(true);
     expect(strategy.durable).toEqual(['a@1', '-@2', 'refuse@3', 'skip@4', '-@4']);
     expect(parked).toEqual(['poison', 'refuse']);
@@ -61,7 +74,13 @@ describe('batch runner', () => {
   it('without a dead-letter target, drops what it would have parked (reported once durable)', async () => {
     const strategy = recording((messages) => (messages.some((m) => m.value === 'poison') ? new Error('bug') : undefined));
     const dropped: string[] = [];
-    const run = createBatchRunner({ logger, topic: 't', groupId: 'g', attempt: strategy.attempt, onDrop: (m, reason) => dropped.push(`${m.offset}:${reason.split(':')[0]}`) });
+    const run = createBatchRunner({
+      logger,
+      topic: 't',
+      groupId: 'g',
+      attempt: strategy.attempt,
+      onDrop: (m, reason) => dropped.push(`${m.offset}:${reason.split(':')[0]}`),
+    });
     expect(await run(batch([message(0, 'poison'), message(1, 'refuse')]))).toBe(true);
     expect(dropped).toEqual(['0:handler_failed', '1:refused']);
   });

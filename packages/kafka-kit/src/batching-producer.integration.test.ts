@@ -12,7 +12,13 @@ afterAll(async () => {
 
 async function producerFor(
   topic: string,
-  options: { maxBatchBytes?: number; lanes?: number; lingerMs?: number; configEntries?: { name: string; value: string }[]; onProduceRequest?: (messages: number) => void } = {},
+  options: {
+    maxBatchBytes?: number;
+    lanes?: number;
+    lingerMs?: number;
+    configEntries?: { name: string; value: string }[];
+    onProduceRequest?: (messages: number) => void;
+  } = {},
 ) {
   const kafka = createKafka({ clientId: 'kafka-kit-test', brokers: TEST_KAFKA_BROKERS.split(','), logger });
   await ensureTopics(kafka, [{ topic, numPartitions: 3, ...(options.configEntries === undefined ? {} : { configEntries: options.configEntries }) }]);
@@ -37,7 +43,10 @@ describe('BatchingProducer against the real broker', () => {
     const producer = await producerFor(topic, { lanes });
     await Promise.all(
       Array.from({ length: 30 }, (_, caller) =>
-        producer.sendMany(topic, Array.from({ length: 10 }, (_, i) => ({ key: `caller-${caller}`, value: JSON.stringify({ caller, i }) }))),
+        producer.sendMany(
+          topic,
+          Array.from({ length: 10 }, (_, i) => ({ key: `caller-${caller}`, value: JSON.stringify({ caller, i }) })),
+        ),
       ),
     );
     const messages = await readTopic(topic);
@@ -124,10 +133,12 @@ describe('BatchingProducer against the real broker', () => {
     producer.start();
     producers.push(producer);
     const result = await Promise.race([
-      producer.sendMany('never', [{ key: 'k', value: 'v' }]).then(() => 'delivered', (e: unknown) => e),
+      producer.sendMany('never', [{ key: 'k', value: 'v' }]).then(
+        () => 'delivered',
+        (e: unknown) => e,
+      ),
       new Promise((resolve) => setTimeout(() => resolve('hung'), 20_000)),
     ]);
     expect(result).toMatchObject({ code: 'kafka_unavailable', retryable: true, status: 503 });
   });
 });
-

@@ -66,7 +66,11 @@ describe('BatchingProducer lingering only while callers come close together (lin
     const requests: number[] = [];
     const { kafka } = fakeKafka([() => undefined]);
     const producer = new BatchingProducer({
-      kafka, logger: pino({ level: 'silent' }), lingerMs: LINGER_MS, lingerOnlyWhenBusy: true, now: () => clock,
+      kafka,
+      logger: pino({ level: 'silent' }),
+      lingerMs: LINGER_MS,
+      lingerOnlyWhenBusy: true,
+      now: () => clock,
       onProduceRequest: (messages) => requests.push(messages),
     });
     producer.start();

@@ -377,23 +377,30 @@ export class BatchingProducer {
   get ready(): boolean {
     return this.lanes.some((lane) => lane.connected && lane.initialised);
   }
-
 }
 
 // Record overhead in a v2 record batch (lengths, offsets, timestamps, header framing), rounded up.
 const RECORD_OVERHEAD_BYTES = 64;
 
 function messageBytes(m: OutgoingMessage): number {
-  let bytes = RECORD_OVERHEAD_BYTES + (typeof m.key === 'string' ? Buffer.byteLength(m.key) : m.key.length) + (typeof m.value === 'string' ? Buffer.byteLength(m.value) : m.value.length);
+  let bytes =
+    RECORD_OVERHEAD_BYTES +
+    (typeof m.key === 'string' ? Buffer.byteLength(m.key) : m.key.length) +
+    (typeof m.value === 'string' ? Buffer.byteLength(m.value) : m.value.length);
   if (m.headers !== undefined) {
-    for (const [name, value] of Object.entries(m.headers)) bytes += name.length + (typeof value === 'string' ? Buffer.byteLength(value) : Buffer.isBuffer(value) ? value.length : 0);
+    for (const [name, value] of Object.entries(m.headers))
+      bytes += name.length + (typeof value === 'string' ? Buffer.byteLength(value) : Buffer.isBuffer(value) ? value.length : 0);
   }
   return bytes;
 }
 
 /** The broker's error type, looking through kafkajs' wrappers. */
 function kafkaErrorType(error: unknown): string | undefined {
-  for (let e = error as { type?: unknown; cause?: unknown; originalError?: unknown } | undefined, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+  for (
+    let e = error as { type?: unknown; cause?: unknown; originalError?: unknown } | undefined, depth = 0;
+    e !== undefined && e !== null && depth < 5;
+    depth++
+  ) {
     if (typeof e.type === 'string') return e.type;
     e = (e.cause ?? e.originalError) as typeof e;
   }

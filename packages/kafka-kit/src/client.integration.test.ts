@@ -18,7 +18,10 @@ describe('ensureTopics against the real broker', () => {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
       expect(topics[0]!.partitions.length).toBe(4);
       expect(topics[0]!.partitions.every((p) => p.leader >= 0)).toBe(true);
-      const config = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['max.message.bytes'] }] });
+      const config = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['max.message.bytes'] }],
+      });
       expect(config.resources[0]!.configEntries[0]!.configValue).toBe('2162688');
       // Again, on an existing topic: nothing to do, no error.
       await ensureTopics(testKafka(), [spec]);

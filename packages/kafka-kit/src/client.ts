@@ -42,15 +42,24 @@ export function explainKafkaError(error: unknown, clientId: string, security: Ka
   const chain = causes(error);
   const sasl = chain.find((e) => e.name === 'KafkaJSSASLAuthenticationError');
   if (sasl !== undefined && security.authenticationHint !== undefined) {
-    return new PulseboardError('invalid_configuration', { message: `Kafka refused to authenticate ${clientId} (${sasl.message}): ${security.authenticationHint}`, cause: error });
+    return new PulseboardError('invalid_configuration', {
+      message: `Kafka refused to authenticate ${clientId} (${sasl.message}): ${security.authenticationHint}`,
+      cause: error,
+    });
   }
   const tls = chain.find((e) => e.code !== undefined && TLS_TRUST_CODES.has(e.code));
   if (tls !== undefined && security.tlsHint !== undefined) {
-    return new PulseboardError('invalid_configuration', { message: `${clientId} does not trust the Kafka brokers' certificate (${tls.code}: ${tls.message}): ${security.tlsHint}`, cause: error });
+    return new PulseboardError('invalid_configuration', {
+      message: `${clientId} does not trust the Kafka brokers' certificate (${tls.code}: ${tls.message}): ${security.tlsHint}`,
+      cause: error,
+    });
   }
   const unusable = chain.find((e) => e.name === 'KafkaJSBrokerNotFound' || e.name === 'KafkaJSConnectionClosedError');
   if (unusable !== undefined && security.unusableHint !== undefined) {
-    return new PulseboardError('invalid_configuration', { message: `${clientId} could not use any Kafka broker (${unusable.message}): ${security.unusableHint}`, cause: error });
+    return new PulseboardError('invalid_configuration', {
+      message: `${clientId} could not use any Kafka broker (${unusable.message}): ${security.unusableHint}`,
+      cause: error,
+    });
   }
   return error;
 }
@@ -77,7 +86,13 @@ function explained<T extends { connect(): Promise<void> }>(client: T, explain: (
  * kafkajs logs through our pino logger, as `kafka_*` events, at warn and above by default.
  * `security`: TLS and SASL for every producer, consumer and admin made from it.
  */
-export function createKafka(options: { clientId: string; brokers: string[]; logger: Logger; connectionTimeoutMs?: number; security?: KafkaClientSecurity }): Kafka {
+export function createKafka(options: {
+  clientId: string;
+  brokers: string[];
+  logger: Logger;
+  connectionTimeoutMs?: number;
+  security?: KafkaClientSecurity;
+}): Kafka {
   const logCreator: KafkaConfig['logCreator'] = () => (entry: LogEntry) => {
     const { message, ...context } = entry.log;
     const fields = { event: 'kafka_client_log', namespace: entry.namespace, kafka_message: message, ...context };

@@ -30,7 +30,10 @@ export async function sendDeadLetters(target: DeadLetterTarget, groupId: string,
       await target.producer.send(target.topic, {
         key: message.raw.key?.toString('utf8') ?? '',
         value: message.raw.value ?? Buffer.alloc(0),
-        headers: { ...(message.raw.headers ?? {}), ...target.headers({ code, message: reason, topic: message.topic, partition: message.partition, offset: message.offset, groupId }) },
+        headers: {
+          ...(message.raw.headers ?? {}),
+          ...target.headers({ code, message: reason, topic: message.topic, partition: message.partition, offset: message.offset, groupId }),
+        },
       });
     }),
   );

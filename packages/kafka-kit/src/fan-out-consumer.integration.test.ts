@@ -5,7 +5,8 @@ import { ensureTopics } from './client.ts';
 import { runFanOutConsumer, type RunningFanOutConsumer } from './fan-out-consumer.ts';
 
 const logger = pino({ level: 'silent' });
-const decode = (value: Buffer | null) => (value === null ? { ok: false as const, code: 'empty', message: 'empty' } : { ok: true as const, value: value.toString() });
+const decode = (value: Buffer | null) =>
+  value === null ? { ok: false as const, code: 'empty', message: 'empty' } : { ok: true as const, value: value.toString() };
 
 describe('fan-out consumer', () => {
   const kafka = testKafka();

@@ -44,7 +44,10 @@ const produceV3 = require('kafkajs/src/protocol/requests/produce/v3/request.js')
   encodeGeneric?: ProduceEncoder;
   encodeUncompressed?: ProduceEncoder;
 };
-const produceV7 = require('kafkajs/src/protocol/requests/produce/v7/request.js') as (args: object) => { apiVersion: number; encode(): Promise<{ buffer: Buffer }> };
+const produceV7 = require('kafkajs/src/protocol/requests/produce/v7/request.js') as (args: object) => {
+  apiVersion: number;
+  encode(): Promise<{ buffer: Buffer }>;
+};
 type Framing = ((args: object) => Promise<{ buffer: Buffer }>) & { generic?: (args: object) => Promise<{ buffer: Buffer }> };
 const frameRequest = require('kafkajs/src/protocol/request.js') as Framing;
 const Long = require('kafkajs/src/utils/long.js') as { fromValue(value: number | string): unknown };
@@ -54,7 +57,8 @@ const random = (n: number) => {
   seed = (seed * 1103515245 + 12345) & 0x7fffffff;
   return seed % n;
 };
-const text = (max: number) => Array.from({ length: random(max) }, () => String.fromCodePoint(random(3) === 0 ? 0x4e00 + random(500) : 32 + random(90))).join('');
+const text = (max: number) =>
+  Array.from({ length: random(max) }, () => String.fromCodePoint(random(3) === 0 ? 0x4e00 + random(500) : 32 + random(90))).join('');
 
 describe('the kafkajs record encoder patch', () => {
   it('is applied (the original encoder is kept beside it)', () => {
@@ -97,7 +101,12 @@ describe('the kafkajs record encoder patch', () => {
 
   it('groups messages per partition in order (linear, no array copy per message)', () => {
     const messages = Array.from({ length: 3000 }, (_, i) => ({ key: `k${i % 7}`, value: String(i) }));
-    const grouped = group({ topic: 't', partitionMetadata: [{ partitionId: 0 }, { partitionId: 1 }, { partitionId: 2 }], messages, partitioner: ({ message }: { message: { key: string } }) => Number(message.key.slice(1)) % 3 });
+    const grouped = group({
+      topic: 't',
+      partitionMetadata: [{ partitionId: 0 }, { partitionId: 1 }, { partitionId: 2 }],
+      messages,
+      partitioner: ({ message }: { message: { key: string } }) => Number(message.key.slice(1)) % 3,
+    });
     expect(Object.keys(grouped).sort()).toEqual(['0', '1', '2']);
     for (const [partition, list] of Object.entries(grouped)) {
       const values = (list as { key: string; value: string }[]).map((m) => Number(m.value));
@@ -112,8 +121,17 @@ describe('the kafkajs record encoder patch', () => {
       // Records of the patched encoder and plain encoders of any size, as a record batch holds them.
       const parts: Encoder[] = Array.from({ length: random(60) }, () =>
         random(2) === 0
-          ? (record({ offsetDelta: random(100), timestampDelta: random(1000), key: text(20), value: text(3000), headers: { h: text(30) } }) as unknown as Encoder)
-          : new Encoder(random(64) + 1).writeInt32(random(1 << 30)).writeString(text(200)).writeBytes(Buffer.from(text(500))),
+          ? (record({
+              offsetDelta: random(100),
+              timestampDelta: random(1000),
+              key: text(20),
+              value: text(3000),
+              headers: { h: text(30) },
+            }) as unknown as Encoder)
+          : new Encoder(random(64) + 1)
+              .writeInt32(random(1 << 30))
+              .writeString(text(200))
+              .writeBytes(Buffer.from(text(500))),
       );
       const expected = Buffer.concat([Buffer.from([0, 0, 0, 7]), ...parts.map((p) => p.buffer), Buffer.from([0, 0, 0, 9])]);
       const encoder = new Encoder(1).writeInt32(7).writeEncoderArray(parts).writeInt32(9);
@@ -129,7 +147,8 @@ describe('the kafkajs record encoder patch', () => {
     const message = (withTimestamp: boolean) => ({
       key: random(6) === 0 ? null : random(2) === 0 ? text(20) : Buffer.from(text(20)),
       value: random(8) === 0 ? null : random(2) === 0 ? text(400) : Buffer.from(text(400)),
-      headers: random(3) === 0 ? undefined : { 'content-type': Buffer.from('application/json'), 'pb-event-id': String(random(1e9)), [`x-${text(5)}`]: text(30) },
+      headers:
+        random(3) === 0 ? undefined : { 'content-type': Buffer.from('application/json'), 'pb-event-id': String(random(1e9)), [`x-${text(5)}`]: text(30) },
       ...(withTimestamp ? { timestamp: random(4) === 0 ? String(1_700_000_000_000 + random(1e6)) : 1_700_000_000_000 + random(1e6) } : {}),
     });
     const produceArgs = () => {
@@ -192,7 +211,8 @@ describe('the kafkajs record encoder patch', () => {
     }
     const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as new (options: object) => Queue;
     const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-    const newQueue = (maxInFlightRequests: number | null) => new RequestQueue({ maxInFlightRequests, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'test', broker: 'b:9092', logger: quiet });
+    const newQueue = (maxInFlightRequests: number | null) =>
+      new RequestQueue({ maxInFlightRequests, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'test', broker: 'b:9092', logger: quiet });
     const sent: number[] = [];
     const request = (correlationId: number) => ({
       entry: { correlationId, apiKey: 1, apiName: 'Fetch', apiVersion: 11, resolve: () => undefined, reject: () => undefined },

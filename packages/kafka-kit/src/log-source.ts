@@ -123,10 +123,10 @@ export function logSource(options: LogSourceOptions): LogRelaySource {
       try {
         // greatest(): a former owner still relaying the same rows must not move a cursor back.
         await options.pool.query(
-          prepared(`UPDATE ${table} AS c SET position = greatest(c.position, a.position) FROM unnest($1::int[], $2::bigint[]) AS a(stream, position) WHERE c.stream = a.stream`, [
-            [...marks.keys()],
-            [...marks.values()],
-          ]),
+          prepared(
+            `UPDATE ${table} AS c SET position = greatest(c.position, a.position) FROM unnest($1::int[], $2::bigint[]) AS a(stream, position) WHERE c.stream = a.stream`,
+            [[...marks.keys()], [...marks.values()]],
+          ),
         );
       } catch (error) {
         for (const [stream, position] of marks) unmarked.set(stream, Math.max(unmarked.get(stream) ?? 0, position));
@@ -262,6 +262,10 @@ export async function claimLogStream(tx: PoolClient, cursorsTable: string, key: 
     key.partition,
     position,
   ]);
-  const { rows } = await tx.query<{ stream: number }>(`SELECT stream FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3`, [key.groupId, key.topic, key.partition]);
+  const { rows } = await tx.query<{ stream: number }>(`SELECT stream FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3`, [
+    key.groupId,
+    key.topic,
+    key.partition,
+  ]);
   return rows[0]!.stream;
 }

@@ -67,7 +67,8 @@ export function instrumentKafka(
     if (!transient.some((prefix) => config.groupId.startsWith(prefix))) {
       members.set(consumer, false);
       consumer.on(consumer.events.GROUP_JOIN, () => members.set(consumer, true));
-      for (const gone of [consumer.events.STOP, consumer.events.DISCONNECT] as const) consumer.on(gone as typeof consumer.events.STOP, () => members.delete(consumer));
+      for (const gone of [consumer.events.STOP, consumer.events.DISCONNECT] as const)
+        consumer.on(gone as typeof consumer.events.STOP, () => members.delete(consumer));
       consumer.on(consumer.events.CRASH, () => members.set(consumer, false));
     }
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
@@ -109,7 +110,8 @@ export function instrumentKafka(
       async collect() {
         this.reset();
         const ends = await read((client) => Promise.all(watched.map(async (topic) => ({ topic, ends: await client.fetchTopicOffsets(topic) }))));
-        for (const { topic, ends: partitions } of ends ?? []) for (const end of partitions) this.set({ topic, partition: String(end.partition) }, Number(end.high));
+        for (const { topic, ends: partitions } of ends ?? [])
+          for (const end of partitions) this.set({ topic, partition: String(end.partition) }, Number(end.high));
       },
     });
   }
@@ -123,7 +125,16 @@ export function instrumentKafka(
       async collect() {
         this.reset();
         // Broker unreachable: no lag series this scrape rather than a stale one (the scrape itself succeeds).
-        const results = await read((client) => Promise.all(lagging.map(async ({ groupId, topic }) => ({ groupId, topic, ends: await client.fetchTopicOffsets(topic), committed: await client.fetchOffsets({ groupId, topics: [topic] }) }))));
+        const results = await read((client) =>
+          Promise.all(
+            lagging.map(async ({ groupId, topic }) => ({
+              groupId,
+              topic,
+              ends: await client.fetchTopicOffsets(topic),
+              committed: await client.fetchOffsets({ groupId, topics: [topic] }),
+            })),
+          ),
+        );
         for (const { groupId, topic, ends, committed } of results ?? []) {
           const offsets = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
           for (const end of ends) {

@@ -20,7 +20,9 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
   const relays: OutboxRelay[] = [];
 
   beforeAll(async () => {
-    await pool.query(`CREATE TABLE ${outbox} (id bigserial PRIMARY KEY, source_partition int NOT NULL, topic text NOT NULL, key text NOT NULL, value text NOT NULL, headers jsonb NOT NULL)`);
+    await pool.query(
+      `CREATE TABLE ${outbox} (id bigserial PRIMARY KEY, source_partition int NOT NULL, topic text NOT NULL, key text NOT NULL, value text NOT NULL, headers jsonb NOT NULL)`,
+    );
     await pool.query(`CREATE TABLE ${log} (id bigserial PRIMARY KEY, stream int NOT NULL, key text NOT NULL, value text NOT NULL)`);
     await pool.query(
       `CREATE TABLE ${cursors} (stream serial PRIMARY KEY, group_id text NOT NULL, topic text NOT NULL, partition int NOT NULL, position bigint NOT NULL, UNIQUE (group_id, topic, partition))`,
@@ -43,7 +45,11 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
   }
 
   /** The log of consumer group `group`, relayed to `topic`; `onRead` sees each read's result before the source does. */
-  const logSourceFor = (topic: string, group = 'g', more: { markIntervalMs?: number; offers?: boolean; onRead?: (entries: LogEntry[]) => Promise<void> } = {}) =>
+  const logSourceFor = (
+    topic: string,
+    group = 'g',
+    more: { markIntervalMs?: number; offers?: boolean; onRead?: (entries: LogEntry[]) => Promise<void> } = {},
+  ) =>
     logSource({
       pool,
       cursorsTable: cursors,
@@ -85,12 +91,20 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     const topic = await newTopic();
     const tx = await pool.connect();
     await tx.query('BEGIN');
-    await writeOutbox(tx, outbox, 0, Array.from({ length: 25 }, (_, i) => ({ topic, key: 'o', value: `o${i}`, headers: { h: 'v' } })));
+    await writeOutbox(
+      tx,
+      outbox,
+      0,
+      Array.from({ length: 25 }, (_, i) => ({ topic, key: 'o', value: `o${i}`, headers: { h: 'v' } })),
+    );
     await writeOutbox(tx, outbox, 9, [{ topic, key: 'o', value: 'not mine' }]);
     await tx.query('COMMIT');
     tx.release();
     const mine = await claim(0, 0);
-    await appendLog(mine, Array.from({ length: 25 }, (_, i) => `l${i}`));
+    await appendLog(
+      mine,
+      Array.from({ length: 25 }, (_, i) => `l${i}`),
+    );
     await appendLog(await claim(9, 0), ['another partition']);
     // Another consumer group's partition 0 (another service, or tests sharing a database): not this relay's.
     await appendLog(await claim(0, 0, 'other group'), ['another group']);
@@ -199,7 +213,12 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
   async function writeRows(partition: number, topic: string, values: string[]): Promise<void> {
     const tx = await pool.connect();
     await tx.query('BEGIN');
-    await writeOutbox(tx, outbox, partition, values.map((value) => ({ topic, key: 'o', value })));
+    await writeOutbox(
+      tx,
+      outbox,
+      partition,
+      values.map((value) => ({ topic, key: 'o', value })),
+    );
     await tx.query('COMMIT');
     tx.release();
   }
@@ -231,7 +250,9 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     await writeRows(6, topic, ['x', 'y']);
     release();
     relay.notify();
-    await waitFor(async () => (await pool.query(`SELECT count(*)::int AS n FROM ${outbox} WHERE source_partition = 6`)).rows[0].n === 0, { what: 'the rows marked sent' });
+    await waitFor(async () => (await pool.query(`SELECT count(*)::int AS n FROM ${outbox} WHERE source_partition = 6`)).rows[0].n === 0, {
+      what: 'the rows marked sent',
+    });
     await relay.flush();
     // At least once: the unmarked rows went again, in order.
     expect((await readTopic(topic)).map((m) => m.value)).toEqual(['x', 'y', 'x', 'y']);
@@ -240,7 +261,7 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
   const lazy = (entries: LogEntry[]) => entries.map((e) => ({ stream: e.stream, position: e.position, message: () => e.message }));
   const cursorOf = async (stream: number) => Number((await pool.query(`SELECT position FROM ${cursors} WHERE stream = $1`, [stream])).rows[0].position);
 
-  it('once a read reached a stream\'s end, what its writer offers after each commit is sent without reading; marks are held back until the interval or a flush', async () => {
+  it("once a read reached a stream's end, what its writer offers after each commit is sent without reading; marks are held back until the interval or a flush", async () => {
     const topic = await newTopic();
     const stream = await claim(7, 0, 'memory');
     let reads = 0;
@@ -278,7 +299,7 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
     expect((await readTopic(topic)).map((m) => m.value).at(-1)).toBe('after forget');
   });
 
-  it('the commits announced one after the other (a shared transaction\'s partitions) leave in one produce request', async () => {
+  it("the commits announced one after the other (a shared transaction's partitions) leave in one produce request", async () => {
     const topic = await newTopic();
     const streams = [await claim(10, 0, 'turn'), await claim(11, 0, 'turn')];
     const requests: number[] = [];
@@ -297,7 +318,7 @@ describe('outbox relay: an outbox table and a log relayed by cursor', () => {
         source.offer(lazy(entries));
         relay.notify([source]);
       }
-      await waitFor(async () => (await readTopic(topic)).length === 2, { what: 'both partitions\' rows' });
+      await waitFor(async () => (await readTopic(topic)).length === 2, { what: "both partitions' rows" });
       await relay.flush();
       expect((await readTopic(topic)).map((m) => m.value)).toEqual(['p10', 'p11']);
       expect(requests).toEqual([2]);

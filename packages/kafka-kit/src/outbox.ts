@@ -20,7 +20,12 @@ export interface OutboxMessage {
  * only the instance that owns it relays it, so a project's messages leave in
  * the order they were written.
  */
-export async function writeOutbox(tx: PoolClient, table: string, sourcePartition: number | readonly number[], messages: readonly OutboxMessage[]): Promise<void> {
+export async function writeOutbox(
+  tx: PoolClient,
+  table: string,
+  sourcePartition: number | readonly number[],
+  messages: readonly OutboxMessage[],
+): Promise<void> {
   if (messages.length === 0) return;
   identifier(table, 'outbox table');
   // One partition for all, or one per message (a shared transaction writes several partitions' rows at once).
@@ -30,7 +35,13 @@ export async function writeOutbox(tx: PoolClient, table: string, sourcePartition
     prepared(
       `INSERT INTO ${table} (source_partition, topic, key, value, headers)
        SELECT p, t, k, v, h FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS m(p, t, k, v, h, n) ORDER BY n`,
-      [partitions, messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => m.value), messages.map((m) => JSON.stringify(m.headers ?? {}))],
+      [
+        partitions,
+        messages.map((m) => m.topic),
+        messages.map((m) => m.key),
+        messages.map((m) => m.value),
+        messages.map((m) => JSON.stringify(m.headers ?? {})),
+      ],
     ),
   );
 }
@@ -71,7 +82,14 @@ export function outboxSource(pool: Pool, table: string, options: { topics?: read
       forgetLeft(handedOut, partitions);
       // Ordered by the bigint column: an `id::text` output column of the same name would sort as text ('100000' < '99999').
       // Per partition, because ids are drawn before commit: another partition's later id may commit first.
-      const { rows } = await pool.query<{ position: string; source_partition: number; topic: string; key: string; value: string; headers: Record<string, string> }>(
+      const { rows } = await pool.query<{
+        position: string;
+        source_partition: number;
+        topic: string;
+        key: string;
+        value: string;
+        headers: Record<string, string>;
+      }>(
         prepared(
           `SELECT o.id::text AS position, o.source_partition, o.topic, o.key, o.value, o.headers
              FROM unnest($1::int[], $2::bigint[]) AS p(source_partition, after)
@@ -250,7 +268,10 @@ export class OutboxRelay {
       let end = start + 1;
       while (end < messages.length && messages[end]!.topic === messages[start]!.topic) end++;
       const run = messages.slice(start, end);
-      await this.options.producer.sendMany(run[0]!.topic, run.map((m) => ({ key: m.key, value: m.value, headers: m.headers })));
+      await this.options.producer.sendMany(
+        run[0]!.topic,
+        run.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+      );
       start = end;
     }
   }
@@ -274,6 +295,10 @@ export class OutboxRelay {
     await this.running;
     await this.marking;
     // Held-back marks: written now, so a clean stop sends nothing twice after a restart.
-    await Promise.all(this.options.sources.map((source) => source.flush?.().catch((error: unknown) => this.options.logger.warn({ event: 'outbox_mark_failed', ...errorFields(error) }))));
+    await Promise.all(
+      this.options.sources.map((source) =>
+        source.flush?.().catch((error: unknown) => this.options.logger.warn({ event: 'outbox_mark_failed', ...errorFields(error) })),
+      ),
+    );
   }
 }

@@ -6,10 +6,7 @@
  * Whole-batch trouble (a dependency outage) is a thrown retryable error instead:
  * the batch is retried with capped backoff and nothing is committed meanwhile.
  */
-export type Outcome =
-  | { kind: 'ok' }
-  | { kind: 'drop'; reason: string }
-  | { kind: 'dead_letter'; code: string; message: string };
+export type Outcome = { kind: 'ok' } | { kind: 'drop'; reason: string } | { kind: 'dead_letter'; code: string; message: string };
 
 export const OK: Outcome = { kind: 'ok' };
 

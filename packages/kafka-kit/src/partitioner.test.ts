@@ -22,7 +22,7 @@ describe('Java-compatible partitioner', () => {
     expect(murmur2(Buffer.from('foobar'))).toBe(-790332482);
   });
 
-  it('puts every key on the partition kafkajs\' default (Java-compatible) partitioner picks, cached or not', () => {
+  it("puts every key on the partition kafkajs' default (Java-compatible) partitioner picks, cached or not", () => {
     const ours = JavaCompatiblePartitioner();
     const theirs = Partitioners.DefaultPartitioner();
     for (const partitions of [1, 3, 6, 17]) {

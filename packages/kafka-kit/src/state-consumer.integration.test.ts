@@ -10,16 +10,23 @@ import { runStateConsumer, type RunningStateConsumer, type StateConsumerOptions 
 
 // The consumers' log at info, kept in memory (last 300 lines) and printed only when a wait times out.
 const recentLog: string[] = [];
-const logger = pino({ level: process.env.KIT_TEST_LOG ?? 'info' }, { write: (line: string) => void (recentLog.push(line.trimEnd()) > 300 && recentLog.shift()) });
+const logger = pino(
+  { level: process.env.KIT_TEST_LOG ?? 'info' },
+  { write: (line: string) => void (recentLog.push(line.trimEnd()) > 300 && recentLog.shift()) },
+);
 /** A wait whose timeout tells what the consumers did meanwhile. */
-async function waitLogged<T>(check: () => Promise<T | undefined | false> | T | undefined | false, options: { timeoutMs: number; what: string; state: () => Promise<unknown> }): Promise<T> {
+async function waitLogged<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { timeoutMs: number; what: string; state: () => Promise<unknown> },
+): Promise<T> {
   try {
     return await waitFor(check, options);
   } catch (error) {
     throw new Error(`${(error as Error).message}; state: ${JSON.stringify(await options.state())}; consumer log:\n${recentLog.slice(-80).join('\n')}`);
   }
 }
-const decode = (value: Buffer | null) => (value === null ? { ok: false as const, code: 'empty_value', message: 'no value' } : { ok: true as const, value: value.toString() });
+const decode = (value: Buffer | null) =>
+  value === null ? { ok: false as const, code: 'empty_value', message: 'no value' } : { ok: true as const, value: value.toString() };
 
 describe('state-owning consumer (offsets in Postgres, in the state transaction)', () => {
   const kafka = testKafka();
@@ -30,7 +37,9 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
   const running: RunningStateConsumer[] = [];
 
   beforeAll(async () => {
-    await pool.query(`CREATE TABLE ${offsets} (group_id text, topic text, partition int, next_offset bigint NOT NULL, epoch bigint NOT NULL, updated_at timestamptz, PRIMARY KEY (group_id, topic, partition))`);
+    await pool.query(
+      `CREATE TABLE ${offsets} (group_id text, topic text, partition int, next_offset bigint NOT NULL, epoch bigint NOT NULL, updated_at timestamptz, PRIMARY KEY (group_id, topic, partition))`,
+    );
     await pool.query(`CREATE TABLE ${applied} (topic text, "offset" bigint, value text)`);
   });
   afterAll(async () => {
@@ -50,12 +59,16 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
   async function topicWith(values: (string | null)[], partitions = 1): Promise<string> {
     const topic = `${testTopicPrefix()}${uniqueName('state')}`;
     await ensureTopics(kafka, [{ topic, numPartitions: partitions }]);
-    await produce(topic, values.map((value, i) => ({ key: `k${i % 4}`, value })));
+    await produce(
+      topic,
+      values.map((value, i) => ({ key: `k${i % 4}`, value })),
+    );
     expect(await topicMessageCount(topic), 'messages on the fresh topic').toBe(values.length);
     return topic;
   }
 
-  const appliedValues = async (topic: string) => (await pool.query(`SELECT value FROM ${applied} WHERE topic = $1 ORDER BY "offset"`, [topic])).rows.map((r) => r.value as string);
+  const appliedValues = async (topic: string) =>
+    (await pool.query(`SELECT value FROM ${applied} WHERE topic = $1 ORDER BY "offset"`, [topic])).rows.map((r) => r.value as string);
 
   async function start(topic: string, groupId: string, overrides: Partial<StateConsumerOptions<string>> = {}): Promise<RunningStateConsumer> {
     const consumer = await runStateConsumer<string>({
@@ -100,7 +113,10 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     expect(await appliedValues(topic)).toEqual(['a', 'b', 'c', 'd']);
     expect(failures).toBe(2);
     expect(dropped.sort()).toEqual(['2:handler_failed', '4:empty_value']);
-    await waitFor(async () => Number((await pool.query(`SELECT next_offset FROM ${offsets} WHERE topic = $1`, [topic])).rows[0]?.next_offset) === 6, { timeoutMs: 5000, what: 'offset stored' });
+    await waitFor(async () => Number((await pool.query(`SELECT next_offset FROM ${offsets} WHERE topic = $1`, [topic])).rows[0]?.next_offset) === 6, {
+      timeoutMs: 5000,
+      what: 'offset stored',
+    });
     await consumer.stop();
     await consumer.stop();
   });
@@ -140,11 +156,14 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const logged = recentLog.length;
     const consumer = await start(topic, groupId, { pool: cutting });
     // The retry finds the offset moved (fenced), claims the partition again and reads the stored offset.
-    await waitLogged(() => recentLog.slice(logged).filter((line) => line.includes('"event":"partition_claimed"') && line.includes('"next_offset":"3"')).length === 1, {
-      timeoutMs: 20000,
-      what: 'the partition claimed again at the committed offset',
-      state: () => appliedValues(topic),
-    });
+    await waitLogged(
+      () => recentLog.slice(logged).filter((line) => line.includes('"event":"partition_claimed"') && line.includes('"next_offset":"3"')).length === 1,
+      {
+        timeoutMs: 20000,
+        what: 'the partition claimed again at the committed offset',
+        state: () => appliedValues(topic),
+      },
+    );
     await consumer.stop();
     expect(cut).toBe(true);
     expect(recentLog.slice(logged).some((line) => line.includes('"event":"partition_fenced"'))).toBe(true);
@@ -160,7 +179,11 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const group = uniqueName('g');
     const dropped: string[] = [];
     await start(topic, group, {
-      deadLetter: { producer, topic: deadLetters, headers: (info) => ({ why: info.code, from: `${info.topic}/${info.partition}/${info.offset}`, group: info.groupId }) },
+      deadLetter: {
+        producer,
+        topic: deadLetters,
+        headers: (info) => ({ why: info.code, from: `${info.topic}/${info.partition}/${info.offset}`, group: info.groupId }),
+      },
       onDrop: ({ offset }) => dropped.push(offset),
       handle: async (tx, messages) => {
         const outcomes = [];
@@ -176,14 +199,19 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
         return { outcomes };
       },
     });
-    await waitFor(async () => Number((await pool.query(`SELECT next_offset FROM ${offsets} WHERE topic = $1`, [topic])).rows[0]?.next_offset) === 5, { timeoutMs: 20000, what: 'offset past the batch' });
+    await waitFor(async () => Number((await pool.query(`SELECT next_offset FROM ${offsets} WHERE topic = $1`, [topic])).rows[0]?.next_offset) === 5, {
+      timeoutMs: 20000,
+      what: 'offset past the batch',
+    });
     expect(await appliedValues(topic)).toEqual(['a', 'b']);
     const letters = await readTopic(deadLetters);
-    expect(letters.map((l) => [l.key, l.value, l.headers.why, l.headers.from, l.headers.group]).sort()).toEqual([
-      ['k1', '', 'empty_value', `${topic}/0/1`, group], // a null value is parked as empty bytes
-      ['k2', 'reject-me', 'refused', `${topic}/0/2`, group],
-      ['k3', 'poison', 'handler_failed', `${topic}/0/3`, group],
-    ].sort());
+    expect(letters.map((l) => [l.key, l.value, l.headers.why, l.headers.from, l.headers.group]).sort()).toEqual(
+      [
+        ['k1', '', 'empty_value', `${topic}/0/1`, group], // a null value is parked as empty bytes
+        ['k2', 'reject-me', 'refused', `${topic}/0/2`, group],
+        ['k3', 'poison', 'handler_failed', `${topic}/0/3`, group],
+      ].sort(),
+    );
     expect(dropped).toEqual([]);
     await producer.stop();
   });
@@ -203,7 +231,10 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
       },
     });
     for (let round = 0; round < 10; round++) {
-      await produce(topic, Array.from({ length: 5 }, (_, i) => ({ key: 'k', value: `v${round * 5 + i}` })));
+      await produce(
+        topic,
+        Array.from({ length: 5 }, (_, i) => ({ key: 'k', value: `v${round * 5 + i}` })),
+      );
       await new Promise((r) => setTimeout(r, 20));
     }
     await waitFor(async () => (await appliedValues(topic)).length >= 50, { timeoutMs: 20000, what: 'every message applied' });
@@ -268,7 +299,10 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     // Another instance takes the partition over; this one learns it only from its next batch's transaction.
     await pool.query(`UPDATE ${offsets} SET epoch = epoch + 1 WHERE group_id = $1`, [group]);
     await produce(topic, [{ key: 'k', value: 'b' }]);
-    await waitFor(async () => claims.length === 2 && (await appliedValues(topic)).length >= 2, { timeoutMs: 20000, what: 'the second message, after claiming again' });
+    await waitFor(async () => claims.length === 2 && (await appliedValues(topic)).length >= 2, {
+      timeoutMs: 20000,
+      what: 'the second message, after claiming again',
+    });
     expect(await appliedValues(topic)).toEqual(['a', 'b']);
     expect(claims).toEqual([1, 3]);
     const stored = await pool.query(`SELECT next_offset::int AS next, epoch::int AS epoch FROM ${offsets} WHERE group_id = $1`, [group]);
@@ -286,7 +320,10 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     expect((await appliedValues(topic)).sort()).toEqual(values.slice(0, 30).sort());
     b = await start(topic, group);
     await waitLogged(() => b.claimedPartitions().length > 0 || a.claimedPartitions().length < 4, { timeoutMs: 30000, what: 'a rebalance', state });
-    await produce(topic, values.slice(30).map((value, i) => ({ key: `k${i % 16}`, value })));
+    await produce(
+      topic,
+      values.slice(30).map((value, i) => ({ key: `k${i % 16}`, value })),
+    );
     await waitLogged(async () => (await appliedValues(topic)).length >= 60, { timeoutMs: 30000, what: 'second half', state });
     expect((await appliedValues(topic)).sort()).toEqual([...values].sort());
     expect(b.claimedPartitions().length).toBeGreaterThan(0);
@@ -330,7 +367,8 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
         const client = await pool.connect();
         return new Proxy(client, {
           get(target, property) {
-            if (property === 'query') return (text: unknown, ...rest: unknown[]) => (text === 'COMMIT' && commits++, (target.query as (...a: unknown[]) => unknown)(text, ...rest));
+            if (property === 'query')
+              return (text: unknown, ...rest: unknown[]) => (text === 'COMMIT' && commits++, (target.query as (...a: unknown[]) => unknown)(text, ...rest));
             const value = Reflect.get(target, property) as unknown;
             return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
           },
@@ -361,7 +399,10 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     });
     // A message on every partition first: each is claimed (a transaction of its own) before the count starts.
     const keys = Array.from({ length: 12 }, (_, i) => `key-${i}`);
-    await produce(topic, keys.map((key) => ({ key, value: `first-${key}` })));
+    await produce(
+      topic,
+      keys.map((key) => ({ key, value: `first-${key}` })),
+    );
     await waitLogged(async () => (await appliedValues(topic)).length === 12, { timeoutMs: 30000, what: 'the first messages', state: async () => commits() });
     const before = { commits: commits(), handled: handled.length };
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
@@ -389,36 +430,55 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     expect(transactions).toBeLessThan(batches / 2);
   });
 
-  it('with handleAll, the shared transaction hands every partition\'s batch to one call; each offset stored', async () => {
+  it("with handleAll, the shared transaction hands every partition's batch to one call; each offset stored", async () => {
     const topic = await topicWith([], 6);
     const groupId = uniqueName('together-all');
     const calls: number[] = [];
     const insertAll = async (tx: pg.PoolClient, messages: { offset: string; value: string }[]) => {
-      await tx.query(`INSERT INTO ${applied} SELECT $1, o, v FROM unnest($2::bigint[], $3::text[]) AS m(o, v)`, [topic, messages.map((m) => m.offset), messages.map((m) => m.value)]);
+      await tx.query(`INSERT INTO ${applied} SELECT $1, o, v FROM unnest($2::bigint[], $3::text[]) AS m(o, v)`, [
+        topic,
+        messages.map((m) => m.offset),
+        messages.map((m) => m.value),
+      ]);
     };
     await start(topic, groupId, {
       gatherMs: 300,
       handleAll: async (tx, batches) => {
         calls.push(batches.length);
-        await insertAll(tx, batches.flatMap((b) => b.messages));
+        await insertAll(
+          tx,
+          batches.flatMap((b) => b.messages),
+        );
         return batches.map((b) => ({ outcomes: b.messages.map(() => OK) }));
       },
     });
     const keys = Array.from({ length: 12 }, (_, i) => `key-${i}`);
-    await produce(topic, keys.map((key) => ({ key, value: `first-${key}` })));
+    await produce(
+      topic,
+      keys.map((key) => ({ key, value: `first-${key}` })),
+    );
     await waitLogged(async () => (await appliedValues(topic)).length === 12, { timeoutMs: 30000, what: 'the first messages', state: async () => calls });
     // Every partition claimed now: the next messages, all at once, arrive in one fetch.
-    await produce(topic, keys.map((key) => ({ key, value: `second-${key}` })));
+    await produce(
+      topic,
+      keys.map((key) => ({ key, value: `second-${key}` })),
+    );
     await waitLogged(async () => (await appliedValues(topic)).length === 24, { timeoutMs: 30000, what: 'the second messages', state: async () => calls });
     expect(Math.max(...calls)).toBeGreaterThan(1);
     expect((await appliedValues(topic)).sort()).toEqual([...keys.map((k) => `first-${k}`), ...keys.map((k) => `second-${k}`)].sort());
     const admin = kafka.admin();
     await admin.connect();
     const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
-    await waitFor(async () => {
-      const { rows } = await pool.query<{ partition: number; next_offset: string }>(`SELECT partition, next_offset::text FROM ${offsets} WHERE group_id = $1`, [groupId]);
-      return ends.every((end) => Number(end.high) === 0 || rows.find((r) => r.partition === end.partition)?.next_offset === end.high);
-    }, { timeoutMs: 10000, what: 'every partition\'s offset stored at its end' });
+    await waitFor(
+      async () => {
+        const { rows } = await pool.query<{ partition: number; next_offset: string }>(
+          `SELECT partition, next_offset::text FROM ${offsets} WHERE group_id = $1`,
+          [groupId],
+        );
+        return ends.every((end) => Number(end.high) === 0 || rows.find((r) => r.partition === end.partition)?.next_offset === end.high);
+      },
+      { timeoutMs: 10000, what: "every partition's offset stored at its end" },
+    );
   });
 
   it('a fetch of combineBelowMessages or more is applied partition by partition, a transaction each', async () => {
@@ -435,11 +495,17 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
       },
     });
     const keys = Array.from({ length: 12 }, (_, i) => `key-${i}`);
-    await produce(topic, keys.map((key) => ({ key, value: `first-${key}` })));
+    await produce(
+      topic,
+      keys.map((key) => ({ key, value: `first-${key}` })),
+    );
     await waitLogged(async () => (await appliedValues(topic)).length === 12, { timeoutMs: 30000, what: 'the first messages', state: async () => commits() });
     const before = { commits: commits(), batches };
     // 48 messages in one produce: the next fetch holds all of them, over every partition.
-    await produce(topic, Array.from({ length: 48 }, (_, i) => ({ key: keys[i % 12]!, value: `v${i}` })));
+    await produce(
+      topic,
+      Array.from({ length: 48 }, (_, i) => ({ key: keys[i % 12]!, value: `v${i}` })),
+    );
     await waitLogged(async () => (await appliedValues(topic)).length === 60, { timeoutMs: 30000, what: 'every message', state: async () => commits() });
     expect(batches - before.batches).toBeGreaterThan(1);
     expect(commits() - before.commits).toBe(batches - before.batches);
@@ -460,7 +526,10 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
       },
     });
     const values = Array.from({ length: 24 }, (_, i) => (i === 13 ? 'poison' : `v${i}`));
-    await produce(topic, values.map((value, i) => ({ key: `key-${i % 8}`, value })));
+    await produce(
+      topic,
+      values.map((value, i) => ({ key: `key-${i % 8}`, value })),
+    );
     await waitLogged(async () => (await appliedValues(topic)).length === 23, { timeoutMs: 30000, what: 'the 23 good messages', state: async () => dropped });
     expect((await appliedValues(topic)).sort()).toEqual(values.filter((v) => v !== 'poison').sort());
     expect(dropped).toEqual(['handler_failed']);

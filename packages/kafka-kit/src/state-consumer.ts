@@ -166,7 +166,9 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       return [{ topic, partition, offset }];
     });
     if (offsets.length === 0) return;
-    await consumer.commitOffsets(offsets).catch((error: unknown) => logger.warn({ event: 'kafka_commit_failed', topic, partitions: offsets.map((o) => o.partition), err: error }));
+    await consumer
+      .commitOffsets(offsets)
+      .catch((error: unknown) => logger.warn({ event: 'kafka_commit_failed', topic, partitions: offsets.map((o) => o.partition), err: error }));
   }
   const commitTimer = setInterval(() => void commitToKafka([...uncommitted.keys()]), kafkaCommitIntervalMs);
   commitTimer.unref();
@@ -227,7 +229,9 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
 
   /** Locks the offsets row; false when another instance claimed the partition since. */
   async function holdsClaim(tx: PoolClient, current: PartitionClaim): Promise<boolean> {
-    const { rows } = await tx.query<{ epoch: string }>(prepared(`SELECT epoch::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [groupId, topic, current.partition]));
+    const { rows } = await tx.query<{ epoch: string }>(
+      prepared(`SELECT epoch::text FROM ${table} WHERE group_id = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, [groupId, topic, current.partition]),
+    );
     return rows[0] !== undefined && Number(rows[0].epoch) === current.epoch;
   }
 
@@ -319,51 +323,60 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
   async function applyTogether(offered: Offered[]): Promise<boolean[]> {
     if (offered.length < 2 || offered.reduce((n, o) => n + o.messages.length, 0) >= combineBelow) return offered.map(() => false);
     const answers = offered.map(() => false);
-    await locks.runAll(offered.map((o) => o.partition), async () => {
-      const plain: { index: number; claim: PartitionClaim; decoded: ConsumedMessage<T>[]; nextOffset: bigint }[] = [];
-      offered.forEach((o, index) => {
-        const claim = claims.get(o.partition);
-        if (claim === undefined || !o.isLive() || stopping) return;
-        const first = BigInt(o.messages[0]!.offset);
-        if (claim.nextOffset >= 0n && first > claim.nextOffset) return;
-        const { decoded, letters } = decodeAll(o.partition, o.messages.filter((m) => BigInt(m.offset) >= claim.nextOffset));
-        if (decoded.length === 0 || letters.length > 0) return;
-        plain.push({ index, claim, decoded, nextOffset: o.nextOffset });
-      });
-      if (plain.length < 2) return;
-      let results: StateBatchResult[];
-      try {
-        results = await inTransaction(async (tx) => {
-          // Every claim checked and its offset moved in one statement: a row for each, or none of it.
-          const moved = await tx.query(moveOffsets(plain.map((p) => ({ claim: p.claim, nextOffset: p.nextOffset }))));
-          if (moved.rowCount !== plain.length) throw new NotPlain('fenced or moved');
-          const handled =
-            options.handleAll !== undefined
-              ? await options.handleAll(tx, plain.map((p) => ({ messages: p.decoded, claim: p.claim })))
-              : await (async () => {
-                  const each: StateBatchResult[] = [];
-                  for (const p of plain) each.push(await options.handle(tx, p.decoded, p.claim));
-                  return each;
-                })();
-          plain.forEach((p, i) => {
-            const outcomes = handled[i]?.outcomes;
-            if (outcomes?.length !== p.decoded.length || outcomes.some((o) => o.kind !== 'ok')) throw new NotPlain('an outcome other than ok');
-          });
-          return handled;
+    await locks.runAll(
+      offered.map((o) => o.partition),
+      async () => {
+        const plain: { index: number; claim: PartitionClaim; decoded: ConsumedMessage<T>[]; nextOffset: bigint }[] = [];
+        offered.forEach((o, index) => {
+          const claim = claims.get(o.partition);
+          if (claim === undefined || !o.isLive() || stopping) return;
+          const first = BigInt(o.messages[0]!.offset);
+          if (claim.nextOffset >= 0n && first > claim.nextOffset) return;
+          const { decoded, letters } = decodeAll(
+            o.partition,
+            o.messages.filter((m) => BigInt(m.offset) >= claim.nextOffset),
+          );
+          if (decoded.length === 0 || letters.length > 0) return;
+          plain.push({ index, claim, decoded, nextOffset: o.nextOffset });
         });
-      } catch (error) {
-        // Nothing of it committed: each batch goes the partition-by-partition way, which retries,
-        // fences, narrows to a bad message and dead-letters as it always did.
-        logger.debug({ event: 'shared_transaction_given_up', topic, partitions: plain.map((p) => p.claim.partition), ...errorFields(error) });
-        return;
-      }
-      plain.forEach((p, i) => {
-        p.claim.nextOffset = p.nextOffset;
-        // A rebalance may have released the partition meanwhile: its memory is gone, nothing to publish to.
-        if (claims.get(p.claim.partition) === p.claim) results[i]!.committed?.();
-        answers[p.index] = true;
-      });
-    });
+        if (plain.length < 2) return;
+        let results: StateBatchResult[];
+        try {
+          results = await inTransaction(async (tx) => {
+            // Every claim checked and its offset moved in one statement: a row for each, or none of it.
+            const moved = await tx.query(moveOffsets(plain.map((p) => ({ claim: p.claim, nextOffset: p.nextOffset }))));
+            if (moved.rowCount !== plain.length) throw new NotPlain('fenced or moved');
+            const handled =
+              options.handleAll !== undefined
+                ? await options.handleAll(
+                    tx,
+                    plain.map((p) => ({ messages: p.decoded, claim: p.claim })),
+                  )
+                : await (async () => {
+                    const each: StateBatchResult[] = [];
+                    for (const p of plain) each.push(await options.handle(tx, p.decoded, p.claim));
+                    return each;
+                  })();
+            plain.forEach((p, i) => {
+              const outcomes = handled[i]?.outcomes;
+              if (outcomes?.length !== p.decoded.length || outcomes.some((o) => o.kind !== 'ok')) throw new NotPlain('an outcome other than ok');
+            });
+            return handled;
+          });
+        } catch (error) {
+          // Nothing of it committed: each batch goes the partition-by-partition way, which retries,
+          // fences, narrows to a bad message and dead-letters as it always did.
+          logger.debug({ event: 'shared_transaction_given_up', topic, partitions: plain.map((p) => p.claim.partition), ...errorFields(error) });
+          return;
+        }
+        plain.forEach((p, i) => {
+          p.claim.nextOffset = p.nextOffset;
+          // A rebalance may have released the partition meanwhile: its memory is gone, nothing to publish to.
+          if (claims.get(p.claim.partition) === p.claim) results[i]!.committed?.();
+          answers[p.index] = true;
+        });
+      },
+    );
     return answers;
   }
   const fetchTransaction = options.combinePartitions === false ? undefined : new TurnGatherer<Offered, boolean>(applyTogether);
@@ -387,47 +400,56 @@ export async function runStateConsumer<T>(options: StateConsumerOptions<T>): Pro
       const nextOffset = BigInt(last.offset) + 1n;
       heartbeats.set(partition, heartbeat);
       const applied = fetchTransaction !== undefined && (await fetchTransaction.join({ partition, messages: batch.messages, nextOffset, isLive }));
-      if (!applied) await oneByOne(() => locks.run(partition, async () => {
-        for (let fencedTries = 0; fencedTries < 3 && isLive(); fencedTries++) {
-          const current = claims.get(partition) ?? (await claimWhenPossible(partition, isLive));
-          if (current === undefined) return;
-          const first = BigInt(batch.messages[0]!.offset);
-          if (current.nextOffset >= 0n && first > current.nextOffset && soughtBack.get(partition) !== current.nextOffset) {
-            // Kafka's offset is ahead of the stored one: the state lost its last
-            // commits (a commit not yet flushed when the database crashed, a
-            // restore). The stored offset is the truth: read the gap again.
-            logger.warn({ event: 'consumer_rewound_to_stored_offset', topic, partition, kafka_offset: first.toString(), stored_offset: current.nextOffset.toString() });
-            soughtBack.set(partition, current.nextOffset);
-            consumer.seek({ topic, partition, offset: current.nextOffset.toString() });
-            return;
-          }
-          if (first > current.nextOffset && current.nextOffset >= 0n) {
-            // Sought back already and Kafka still starts later: the log no longer holds the gap (retention).
-            logger.error({ event: 'consumer_offset_gap', topic, partition, from: current.nextOffset.toString(), to: first.toString() });
-          }
-          soughtBack.delete(partition);
-          const fresh = batch.messages.filter((m) => BigInt(m.offset) >= current.nextOffset);
-          if (fresh.length === 0) {
-            if (current.nextOffset > nextOffset) {
-              // Kafka's offset trails the stored one (a crash between the two commits): jump ahead.
-              consumer.seek({ topic, partition, offset: current.nextOffset.toString() });
-              return;
+      if (!applied)
+        await oneByOne(() =>
+          locks.run(partition, async () => {
+            for (let fencedTries = 0; fencedTries < 3 && isLive(); fencedTries++) {
+              const current = claims.get(partition) ?? (await claimWhenPossible(partition, isLive));
+              if (current === undefined) return;
+              const first = BigInt(batch.messages[0]!.offset);
+              if (current.nextOffset >= 0n && first > current.nextOffset && soughtBack.get(partition) !== current.nextOffset) {
+                // Kafka's offset is ahead of the stored one: the state lost its last
+                // commits (a commit not yet flushed when the database crashed, a
+                // restore). The stored offset is the truth: read the gap again.
+                logger.warn({
+                  event: 'consumer_rewound_to_stored_offset',
+                  topic,
+                  partition,
+                  kafka_offset: first.toString(),
+                  stored_offset: current.nextOffset.toString(),
+                });
+                soughtBack.set(partition, current.nextOffset);
+                consumer.seek({ topic, partition, offset: current.nextOffset.toString() });
+                return;
+              }
+              if (first > current.nextOffset && current.nextOffset >= 0n) {
+                // Sought back already and Kafka still starts later: the log no longer holds the gap (retention).
+                logger.error({ event: 'consumer_offset_gap', topic, partition, from: current.nextOffset.toString(), to: first.toString() });
+              }
+              soughtBack.delete(partition);
+              const fresh = batch.messages.filter((m) => BigInt(m.offset) >= current.nextOffset);
+              if (fresh.length === 0) {
+                if (current.nextOffset > nextOffset) {
+                  // Kafka's offset trails the stored one (a crash between the two commits): jump ahead.
+                  consumer.seek({ topic, partition, offset: current.nextOffset.toString() });
+                  return;
+                }
+                break;
+              }
+              try {
+                const { decoded, letters } = decodeAll(partition, fresh);
+                const runBatch = createBatchRunner<T>({ ...runnerOptions, attempt: attemptOn(current) });
+                if (!(await runBatch({ partition, messages: decoded, letters, nextOffset, live: isLive, heartbeat }))) return;
+                break;
+              } catch (error) {
+                if (!(error instanceof Fenced)) throw error;
+                // Another instance claimed it since; Kafka still hands it to us, so it is ours again.
+                logger.warn({ event: 'partition_fenced', topic, partition, epoch: current.epoch });
+                release(partition);
+              }
             }
-            break;
-          }
-          try {
-            const { decoded, letters } = decodeAll(partition, fresh);
-            const runBatch = createBatchRunner<T>({ ...runnerOptions, attempt: attemptOn(current) });
-            if (!(await runBatch({ partition, messages: decoded, letters, nextOffset, live: isLive, heartbeat }))) return;
-            break;
-          } catch (error) {
-            if (!(error instanceof Fenced)) throw error;
-            // Another instance claimed it since; Kafka still hands it to us, so it is ours again.
-            logger.warn({ event: 'partition_fenced', topic, partition, epoch: current.epoch });
-            release(partition);
-          }
-        }
-      }));
+          }),
+        );
       if (!isLive()) return;
       resolveOffset(last.offset);
       // Only for lag monitoring and a fast start (the stored offset is the truth), so at most once

@@ -35,5 +35,8 @@ export const RETRY_MAX_BACKOFF_MS = 2000;
 /** A retried failure in a log line: its code and message (a retry every second of an outage needs no stack each). */
 export function errorFields(error: unknown): { error: string; error_code?: string } {
   const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
-  return { error: typeof message === 'string' ? message : String(error), ...(typeof code === 'string' || typeof code === 'number' ? { error_code: String(code) } : {}) };
+  return {
+    error: typeof message === 'string' ? message : String(error),
+    ...(typeof code === 'string' || typeof code === 'number' ? { error_code: String(code) } : {}),
+  };
 }

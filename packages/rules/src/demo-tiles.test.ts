@@ -16,7 +16,16 @@ describe('the demo tiles of deploy/seed-demo.ts', () => {
       TILES.map((tile, i) => ({ id: i + 1, rule: tile.rule })),
       tileRuleValidator(createAjv()),
     );
-    const event = toRuleEvent({ id: 1, project_key: 'demo', account_id: 1, type: 'deployment', name: 'deploy_finished', timestamp: new Date(T0).toISOString(), received_at: new Date(T0).toISOString(), attributes: { version: '1.0.0' } });
+    const event = toRuleEvent({
+      id: 1,
+      project_key: 'demo',
+      account_id: 1,
+      type: 'deployment',
+      name: 'deploy_finished',
+      timestamp: new Date(T0).toISOString(),
+      received_at: new Date(T0).toISOString(),
+      attributes: { version: '1.0.0' },
+    });
     expect(project.invalid).toEqual([]);
     expect(project.matching(event).map((tile) => tile.id)).toEqual([1]);
     const { evaluator } = project.tiles.get(1) ?? expect.unreachable();
@@ -24,7 +33,7 @@ describe('the demo tiles of deploy/seed-demo.ts', () => {
     expect([state.status, state.value]).toEqual(['ok', 'deploy_finished']);
   });
 
-  it("follow GitHub deployments and Alertmanager alerts as the integrations map them", () => {
+  it('follow GitHub deployments and Alertmanager alerts as the integrations map them', () => {
     const project = compileProjectRules(
       TILES.map((tile, i) => ({ id: i + 1, rule: tile.rule })),
       tileRuleValidator(createAjv()),
@@ -43,13 +52,23 @@ describe('the demo tiles of deploy/seed-demo.ts', () => {
       return state.status;
     };
     const deployment = (state: string) => {
-      const m = mapGitHub({ event: 'deployment_status', delivery: 'd', body: { deployment_status: { state, environment: 'production', updated_at: at.toISOString() }, deployment: { id: 1, sha: 'abc' } } }, { receivedAt: at });
+      const m = mapGitHub(
+        {
+          event: 'deployment_status',
+          delivery: 'd',
+          body: { deployment_status: { state, environment: 'production', updated_at: at.toISOString() }, deployment: { id: 1, sha: 'abc' } },
+        },
+        { receivedAt: at },
+      );
       return m.kind === 'events' ? m.events[0]! : expect.unreachable();
     };
     expect(statusAfter('GitHub deployments', [deployment('in_progress')])).toBe('warning');
     expect(statusAfter('GitHub deployments', [deployment('in_progress'), deployment('failure')])).toBe('critical');
     const alert = (status: 'firing' | 'resolved') => {
-      const m = mapAlertmanager({ alerts: [{ status, labels: { alertname: 'A' }, fingerprint: 'f', startsAt: at.toISOString(), endsAt: at.toISOString() }] }, { receivedAt: at });
+      const m = mapAlertmanager(
+        { alerts: [{ status, labels: { alertname: 'A' }, fingerprint: 'f', startsAt: at.toISOString(), endsAt: at.toISOString() }] },
+        { receivedAt: at },
+      );
       return m.kind === 'events' ? m.events[0]! : expect.unreachable();
     };
     expect(statusAfter('Alertmanager alerts', [alert('firing')])).toBe('critical');

@@ -35,7 +35,18 @@ describe('status_map', () => {
 
   it('takes the status the event name maps to, the name as value, and counts the change', () => {
     const step = deployments.send(T0, { id: 101, name: 'deploy_started' });
-    expect(step.changes).toEqual([{ cause: 'event', status: 'warning', previous_status: 'unknown', value: 'deploy_started', previous_value: null, version: 1, event_id: 101, changed_at: T0 }]);
+    expect(step.changes).toEqual([
+      {
+        cause: 'event',
+        status: 'warning',
+        previous_status: 'unknown',
+        value: 'deploy_started',
+        previous_value: null,
+        version: 1,
+        event_id: 101,
+        changed_at: T0,
+      },
+    ]);
     expect(step.state).toMatchObject({ status: 'warning', value: 'deploy_started', version: 1, last_event_id: 101, changed_at: T0 });
     expect(step.wakeAt).toBeNull();
   });
@@ -76,7 +87,13 @@ describe('threshold', () => {
 
   it('compares below meaning at or below, with either level alone', () => {
     const disk = tile({ evaluation: { kind: 'threshold', attribute: 'disk.free_gb', warning: 10, critical: 2, direction: 'below' } });
-    expect([11, 10, 2.5, 2, 0].map((v, i) => disk.send(T0 + i, { attributes: { disk: { free_gb: v } } }).state.status)).toEqual(['ok', 'warning', 'warning', 'critical', 'critical']);
+    expect([11, 10, 2.5, 2, 0].map((v, i) => disk.send(T0 + i, { attributes: { disk: { free_gb: v } } }).state.status)).toEqual([
+      'ok',
+      'warning',
+      'warning',
+      'critical',
+      'critical',
+    ]);
     const latency = tile({ evaluation: { kind: 'threshold', attribute: 'value', critical: 2000 } });
     expect([1999, 2000].map((v, i) => latency.send(T0 + i, value(v)).state.status)).toEqual(['ok', 'critical']);
   });
@@ -118,7 +135,9 @@ describe('window', () => {
     const early = counter.tick(T0 + MINUTE - 1);
     expect(early.changes).toEqual([]);
     expect(early.wakeAt).toBe(T0 + MINUTE);
-    expect(counter.tick(T0 + MINUTE).changes).toEqual([{ cause: 'time', status: 'warning', previous_status: 'critical', value: 2, previous_value: 3, version: 4, event_id: null, changed_at: T0 + MINUTE }]);
+    expect(counter.tick(T0 + MINUTE).changes).toEqual([
+      { cause: 'time', status: 'warning', previous_status: 'critical', value: 2, previous_value: 3, version: 4, event_id: null, changed_at: T0 + MINUTE },
+    ]);
     expect(counter.state.last_event_id).toBeNull();
     expect(counter.wakeAt()).toBe(T0 + MINUTE + 10 * SECOND);
     counter.tick(T0 + MINUTE + 10 * SECOND);
@@ -157,7 +176,8 @@ describe('window', () => {
   });
 
   it('aggregates a numeric attribute; an event without one is not counted', () => {
-    const make = (aggregate: 'sum' | 'avg' | 'min' | 'max') => tile({ evaluation: { kind: 'window', aggregate, attribute: 'duration_seconds', window: '5m', warning: 100 } });
+    const make = (aggregate: 'sum' | 'avg' | 'min' | 'max') =>
+      tile({ evaluation: { kind: 'window', aggregate, attribute: 'duration_seconds', window: '5m', warning: 100 } });
     const run = (aggregate: 'sum' | 'avg' | 'min' | 'max') => {
       const t = make(aggregate);
       t.send(T0, { attributes: { duration_seconds: 30 } });
@@ -182,7 +202,18 @@ describe('window', () => {
     const counter = errors();
     [0, 1, 2].forEach((s) => counter.send(T0 + s * SECOND));
     const late = counter.tick(T0 + 10 * MINUTE);
-    expect(late.changes).toEqual([{ cause: 'time', status: 'ok', previous_status: 'critical', value: 0, previous_value: 3, version: 4, event_id: null, changed_at: T0 + MINUTE + 2 * SECOND }]);
+    expect(late.changes).toEqual([
+      {
+        cause: 'time',
+        status: 'ok',
+        previous_status: 'critical',
+        value: 0,
+        previous_value: 3,
+        version: 4,
+        event_id: null,
+        changed_at: T0 + MINUTE + 2 * SECOND,
+      },
+    ]);
     expect(late.state.evaluation.at).toBe(T0 + 10 * MINUTE);
   });
 });
@@ -198,7 +229,9 @@ describe('damping', () => {
     expect(spike.changes).toMatchObject([{ cause: 'event', status: 'ok', value: 99 }]);
     expect(spike.wakeAt).toBe(T0 + 70 * SECOND);
     expect(cpu.tick(T0 + 70 * SECOND - 1).changes).toEqual([]);
-    expect(cpu.tick(T0 + 70 * SECOND).changes).toEqual([{ cause: 'time', status: 'critical', previous_status: 'ok', value: 99, previous_value: 99, version: 3, event_id: null, changed_at: T0 + 70 * SECOND }]);
+    expect(cpu.tick(T0 + 70 * SECOND).changes).toEqual([
+      { cause: 'time', status: 'critical', previous_status: 'ok', value: 99, previous_value: 99, version: 3, event_id: null, changed_at: T0 + 70 * SECOND },
+    ]);
   });
 
   it('pending: a spike that falls back in time never shows', () => {
@@ -276,7 +309,9 @@ describe('stale', () => {
     check.send(T0, { attributes: { is_up: true } });
     expect(check.wakeAt()).toBe(T0 + 10 * MINUTE);
     expect(check.tick(T0 + 10 * MINUTE - 1).changes).toEqual([]);
-    expect(check.tick(T0 + 10 * MINUTE).changes).toEqual([{ cause: 'time', status: 'stale', previous_status: 'ok', value: true, previous_value: true, version: 2, event_id: null, changed_at: T0 + 10 * MINUTE }]);
+    expect(check.tick(T0 + 10 * MINUTE).changes).toEqual([
+      { cause: 'time', status: 'stale', previous_status: 'ok', value: true, previous_value: true, version: 2, event_id: null, changed_at: T0 + 10 * MINUTE },
+    ]);
     expect(check.wakeAt()).toBeNull();
   });
 

@@ -125,7 +125,14 @@ function evaluationState(at: number | null, level: TileLevel | null, latest: num
   return window === undefined ? { at, level, latest, runs } : { at, level, latest, runs, window };
 }
 
-function tileState(status: TileStatus, value: TileValue, version: number, lastEventId: number | null, changedAt: number | null, evaluation: EvaluationState): TileState {
+function tileState(
+  status: TileStatus,
+  value: TileValue,
+  version: number,
+  lastEventId: number | null,
+  changedAt: number | null,
+  evaluation: EvaluationState,
+): TileState {
   return { status, value, version, last_event_id: lastEventId, changed_at: changedAt, evaluation };
 }
 
@@ -152,14 +159,31 @@ export function compileEvaluator(rule: TileRule): TileEvaluator {
   const wakeAt = (state: TileState) => (state.evaluation.at === null ? null : nextPoint(state.evaluation, state.status, state.evaluation.at));
 
   /** The new state, with a new version, event and time when its status or value differs from `previous`'s. */
-  function finish(previous: TileState, status: TileStatus, value: TileValue, evaluation: EvaluationState, cause: TileStateChange['cause'], eventId: number | null, t: number): EvaluationStep {
+  function finish(
+    previous: TileState,
+    status: TileStatus,
+    value: TileValue,
+    evaluation: EvaluationState,
+    cause: TileStateChange['cause'],
+    eventId: number | null,
+    t: number,
+  ): EvaluationStep {
     if (status === previous.status && value === previous.value) {
       const state = tileState(status, value, previous.version, previous.last_event_id, previous.changed_at, evaluation);
       return { state, changes: [], wakeAt: wakeAt(state) };
     }
     const version = previous.version + 1;
     const state = tileState(status, value, version, eventId, t, evaluation);
-    const change: TileStateChange = { cause, status, previous_status: previous.status, value, previous_value: previous.value, version, event_id: eventId, changed_at: t };
+    const change: TileStateChange = {
+      cause,
+      status,
+      previous_status: previous.status,
+      value,
+      previous_value: previous.value,
+      version,
+      event_id: eventId,
+      changed_at: t,
+    };
     return { state, changes: [change], wakeAt: wakeAt(state) };
   }
 
@@ -174,7 +198,11 @@ export function compileEvaluator(rule: TileRule): TileEvaluator {
     let cursor = at;
     let changedAt = at;
     // Point by point, so each run starts when its level really began, however late the timer.
-    for (let point = nextPoint(state.evaluation, status, cursor); point !== null && point <= now; point = nextPoint(evaluationState(cursor, level, latest, runs, window), status, cursor)) {
+    for (
+      let point = nextPoint(state.evaluation, status, cursor);
+      point !== null && point <= now;
+      point = nextPoint(evaluationState(cursor, level, latest, runs, window), status, cursor)
+    ) {
       const reading = model.expire(window, point);
       if (reading !== null) {
         if (reading.value !== value) changedAt = point;
@@ -200,7 +228,15 @@ export function compileEvaluator(rule: TileRule): TileEvaluator {
     if (reading === null) return advanced;
     const newest = latest === null ? time : Math.max(latest, time);
     const settled = settle(current.status, reading.level, newest, runs, t);
-    const step = finish(current, settled.status, reading.value, evaluationState(t, reading.level, newest, settled.runs, reading.window ?? window), 'event', event.id, t);
+    const step = finish(
+      current,
+      settled.status,
+      reading.value,
+      evaluationState(t, reading.level, newest, settled.runs, reading.window ?? window),
+      'event',
+      event.id,
+      t,
+    );
     if (advanced.changes.length > 0) step.changes.unshift(...advanced.changes);
     return step;
   }

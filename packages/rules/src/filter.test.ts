@@ -5,7 +5,9 @@ import { ruleEvent } from './test-support.ts';
 
 const matches = (filter: TileRuleFilter, fields: Parameters<typeof ruleEvent>[0] = {}) => compileFilter(filter)(ruleEvent(fields));
 const onAttribute = (condition: NonNullable<TileRuleFilter['attributes']>[string], value: unknown) =>
-  compileFilter({ attributes: { 'http.status_code': condition } })(ruleEvent({ attributes: value === undefined ? { http: {} } : { http: { status_code: value } } }));
+  compileFilter({ attributes: { 'http.status_code': condition } })(
+    ruleEvent({ attributes: value === undefined ? { http: {} } : { http: { status_code: value } } }),
+  );
 
 describe('rule filter', () => {
   it('matches every event when empty or absent', () => {
@@ -86,7 +88,12 @@ describe('rule filter', () => {
   it('wants every operator of a condition and every key of the filter', () => {
     expect(onAttribute({ gte: 500, lt: 600 }, 503)).toBe(true);
     expect(onAttribute({ gte: 500, lt: 600 }, 600)).toBe(false);
-    const filter: TileRuleFilter = { type: 'uptime', name: 'http_check', labels: ['prod'], attributes: { status_code: { gte: 500 }, url: { contains: '/api' } } };
+    const filter: TileRuleFilter = {
+      type: 'uptime',
+      name: 'http_check',
+      labels: ['prod'],
+      attributes: { status_code: { gte: 500 }, url: { contains: '/api' } },
+    };
     const event = { type: 'uptime', name: 'http_check', labels: ['prod'], attributes: { status_code: 502, url: 'https://x/api/v1' } };
     expect(matches(filter, event)).toBe(true);
     expect(matches(filter, { ...event, labels: [] })).toBe(false);

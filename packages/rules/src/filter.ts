@@ -38,7 +38,8 @@ const OPERATORS: { [K in keyof Operators]-?: (operand: NonNullable<Operators[K]>
   // null is a value that is present.
   exists: (present) => (value) => (value !== undefined) === present,
   // A substring of a string, or an element (===) of an array.
-  contains: (operand) => (value) => (typeof value === 'string' ? typeof operand === 'string' && value.includes(operand) : Array.isArray(value) && value.includes(operand)),
+  contains: (operand) => (value) =>
+    typeof value === 'string' ? typeof operand === 'string' && value.includes(operand) : Array.isArray(value) && value.includes(operand),
 };
 
 function compileCondition(condition: AttributeCondition): ValueTest {

@@ -23,7 +23,10 @@ export class RulePreview {
   changeCount = 0;
   private readonly kept: TileStateChange[] = [];
 
-  constructor(rule: TileRule, private readonly keep = Number.POSITIVE_INFINITY) {
+  constructor(
+    rule: TileRule,
+    private readonly keep = Number.POSITIVE_INFINITY,
+  ) {
     this.tile = compileTile(0, rule);
     this.state = this.tile.evaluator.initialState();
   }

@@ -30,7 +30,12 @@ describe('compiled project rules', () => {
     const everyTile = definitions.map((definition) => compileTile(definition.id, definition.rule as TileRule));
     let matched = 0;
     for (let i = 0; i < 2000; i++) {
-      const event = ruleEvent({ type: pick(EVENT_TYPES), name: pick(names), labels: random() < 0.5 ? ['prod'] : [], attributes: { value: Math.floor(random() * 100) } });
+      const event = ruleEvent({
+        type: pick(EVENT_TYPES),
+        name: pick(names),
+        labels: random() < 0.5 ? ['prod'] : [],
+        attributes: { value: Math.floor(random() * 100) },
+      });
       const expected = everyTile.filter((tile) => tile.matches(event)).map((tile) => tile.id);
       const found = project.matching(event).map((tile) => tile.id);
       expect(found).toEqual(expected);
@@ -70,7 +75,9 @@ describe('a rule change', () => {
     const { state } = before.evaluator.applyEvent(before.evaluator.initialState(), ruleEvent({ id: 3, attributes: { value: 99 } }), T0);
     expect(state.status).toBe('unknown');
     const step = adoptRule(before, cpu({ pending: '1m' }), state, T0 + 2 * MINUTE);
-    expect(step.changes).toEqual([{ cause: 'rule', status: 'critical', previous_status: 'unknown', value: 99, previous_value: 99, version: 2, event_id: null, changed_at: T0 + 2 * MINUTE }]);
+    expect(step.changes).toEqual([
+      { cause: 'rule', status: 'critical', previous_status: 'unknown', value: 99, previous_value: 99, version: 2, event_id: null, changed_at: T0 + 2 * MINUTE },
+    ]);
   });
 
   it('first applies what the old rule had due, then starts again from unknown when the evaluation changed', () => {
@@ -87,7 +94,10 @@ describe('a rule change', () => {
 
   it('changes nothing visible when the rule is rewritten the same (keys in another order)', () => {
     const before = compileTile(7, { filter: { type: 'metric', name: 'cpu_usage' }, evaluation: threshold });
-    const after = compileTile(7, { evaluation: { critical: 95, warning: 80, attribute: 'value', kind: 'threshold' }, filter: { name: 'cpu_usage', type: 'metric' } });
+    const after = compileTile(7, {
+      evaluation: { critical: 95, warning: 80, attribute: 'value', kind: 'threshold' },
+      filter: { name: 'cpu_usage', type: 'metric' },
+    });
     const { state } = before.evaluator.applyEvent(before.evaluator.initialState(), ruleEvent({ attributes: { value: 90 } }), T0);
     expect(adoptRule(before, after, state, T0 + 1).changes).toEqual([]);
     expect(adoptRule(before, after, state, T0 + 1).state.value).toBe(90);

@@ -39,7 +39,13 @@ function canonicalJson(value: unknown): string {
 }
 
 export function compileTile(id: number, rule: TileRule): CompiledTile {
-  return { id, rule, dataKey: canonicalJson({ filter: rule.filter ?? {}, evaluation: rule.evaluation }), matches: compileFilter(rule.filter), evaluator: compileEvaluator(rule) };
+  return {
+    id,
+    rule,
+    dataKey: canonicalJson({ filter: rule.filter ?? {}, evaluation: rule.evaluation }),
+    matches: compileFilter(rule.filter),
+    evaluator: compileEvaluator(rule),
+  };
 }
 
 /** Tiles by a string field's value, and those that accept any value of it. */
@@ -97,7 +103,8 @@ export function compileProjectRules(definitions: readonly TileDefinition[], vali
     for (const eventType of types) place(typeBucket(eventType), name, { tile, order });
   });
 
-  const candidatesIn = (bucket: Bucket<Indexed> | undefined, name: string) => (bucket === undefined ? [] : [...(bucket.byValue.get(name) ?? []), ...bucket.any]);
+  const candidatesIn = (bucket: Bucket<Indexed> | undefined, name: string) =>
+    bucket === undefined ? [] : [...(bucket.byValue.get(name) ?? []), ...bucket.any];
   return {
     tiles,
     invalid,

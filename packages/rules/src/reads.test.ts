@@ -6,8 +6,14 @@ import { SECOND, T0, ruleEvent, seededRandom } from './test-support.ts';
 
 const RULES: TileRule[] = [
   { evaluation: { kind: 'window', aggregate: 'avg', attribute: 'value', window: '1m', warning: 50, critical: 80 } },
-  { filter: { type: 'metric', severity: ['warn', 'error'], labels: ['prod'] }, evaluation: { kind: 'threshold', attribute: 'http.status', warning: 400, critical: 500 } },
-  { filter: { source: 'github', channel: 'deploys', attributes: { 'meta.env': 'prod', region: { exists: true } } }, evaluation: { kind: 'status_map', map: { a: 'ok', b: 'critical' } } },
+  {
+    filter: { type: 'metric', severity: ['warn', 'error'], labels: ['prod'] },
+    evaluation: { kind: 'threshold', attribute: 'http.status', warning: 400, critical: 500 },
+  },
+  {
+    filter: { source: 'github', channel: 'deploys', attributes: { 'meta.env': 'prod', region: { exists: true } } },
+    evaluation: { kind: 'status_map', map: { a: 'ok', b: 'critical' } },
+  },
   { filter: { attributes: { tags: { contains: 'x' } } }, evaluation: { kind: 'up_down', attribute: 'is_up' }, stale_after: '30s' },
   { evaluation: { kind: 'window', aggregate: 'count', window: '30s', warning: 3 } },
 ];
@@ -32,7 +38,15 @@ describe('ruleReads', () => {
         source: pick([undefined, 'github', 'ci']),
         channel: pick([undefined, 'deploys', 'ops']),
         labels: pick([[], ['prod'], ['prod', 'x'], ['staging']]),
-        attributes: { value: Math.floor(random() * 100), http: { status: pick([200, 404, 503]) }, meta: { env: pick(['prod', 'dev']) }, ...(random() < 0.5 ? { region: null } : {}), tags: pick([['x'], ['y'], 'xyz']), is_up: random() < 0.8, other: 'not read' },
+        attributes: {
+          value: Math.floor(random() * 100),
+          http: { status: pick([200, 404, 503]) },
+          meta: { env: pick(['prod', 'dev']) },
+          ...(random() < 0.5 ? { region: null } : {}),
+          tags: pick([['x'], ['y'], 'xyz']),
+          is_up: random() < 0.8,
+          other: 'not read',
+        },
       }),
     );
     for (const rule of RULES) {

@@ -6,7 +6,11 @@ import { MINUTE, SECOND, T0, ruleEvent, seededRandom } from './test-support.ts';
 import type { TileState, TileStateChange } from './tile-state.ts';
 
 const RULES: TileRule[] = [
-  { evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } }, pending: '20s', stale_after: '5m' },
+  {
+    evaluation: { kind: 'status_map', map: { deploy_started: 'warning', deploy_finished: 'ok', deploy_failed: 'critical' } },
+    pending: '20s',
+    stale_after: '5m',
+  },
   { evaluation: { kind: 'threshold', attribute: 'value', warning: 40, critical: 80 }, pending: '30s', recovery: '1m', stale_after: '3m' },
   { evaluation: { kind: 'threshold', attribute: 'value', warning: 40, critical: 10, direction: 'below' }, recovery: '45s' },
   { evaluation: { kind: 'up_down', attribute: 'is_up' }, pending: '10s', recovery: '10s', stale_after: '2m' },
@@ -64,16 +68,19 @@ function run(evaluator: TileEvaluator, ops: readonly Operation[], between: (stat
 describe('replay', () => {
   const ops = operations(7, 600);
 
-  it.each(RULES.map((rule) => [rule.evaluation.kind, rule] as const))('gives identical states and changes for the same sequence, through JSON and frozen inputs (%s)', (_kind, rule) => {
-    const evaluator = compileEvaluator(rule);
-    const first = run(evaluator, ops);
-    // The state is all there is: reloading it from JSON (as from jsonb) after every step, and
-    // freezing it (nothing may be changed in place), changes nothing.
-    const reloaded = run(evaluator, ops, (state) => deepFreeze(JSON.parse(JSON.stringify(state)) as TileState));
-    expect(reloaded).toStrictEqual(first);
-    // The sequence did exercise the tile.
-    expect(first.changes.length).toBeGreaterThan(10);
-  });
+  it.each(RULES.map((rule) => [rule.evaluation.kind, rule] as const))(
+    'gives identical states and changes for the same sequence, through JSON and frozen inputs (%s)',
+    (_kind, rule) => {
+      const evaluator = compileEvaluator(rule);
+      const first = run(evaluator, ops);
+      // The state is all there is: reloading it from JSON (as from jsonb) after every step, and
+      // freezing it (nothing may be changed in place), changes nothing.
+      const reloaded = run(evaluator, ops, (state) => deepFreeze(JSON.parse(JSON.stringify(state)) as TileState));
+      expect(reloaded).toStrictEqual(first);
+      // The sequence did exercise the tile.
+      expect(first.changes.length).toBeGreaterThan(10);
+    },
+  );
 
   it.each(RULES.map((rule) => [rule.evaluation.kind, rule] as const))('numbers changes one by one, each from the state before it (%s)', (_kind, rule) => {
     const { changes, states } = run(compileEvaluator(rule), ops);
@@ -109,7 +116,8 @@ describe('replay', () => {
   it('evaluates a long stream of one tile without growing its state (no timing asserted)', () => {
     const evaluator = compileEvaluator({ evaluation: { kind: 'window', aggregate: 'sum', attribute: 'value', window: '1d', warning: 1e9 } });
     let state = evaluator.initialState();
-    for (let i = 0; i < 100_000; i++) state = evaluator.applyEvent(state, ruleEvent({ id: i + 1, time: T0 + i * 500, attributes: { value: 1 } }), T0 + i * 500).state;
+    for (let i = 0; i < 100_000; i++)
+      state = evaluator.applyEvent(state, ruleEvent({ id: i + 1, time: T0 + i * 500, attributes: { value: 1 } }), T0 + i * 500).state;
     expect(state.value).toBe(100_000);
     expect(state.evaluation.window?.length).toBeLessThanOrEqual(256);
     expect(JSON.stringify(state).length).toBeLessThan(16_384);

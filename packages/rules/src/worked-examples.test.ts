@@ -22,7 +22,8 @@ function play(type: IngestedEvent['type'], rule: TileRule, sends: readonly Send[
   let state: TileState = tile.evaluator.initialState();
   let wakeAt: number | null = null;
   const rows: Row[] = [];
-  const show = (time: number, happening: string) => rows.push([new Date(time).toISOString().slice(11, 19), happening, state.status, state.value, state.version]);
+  const show = (time: number, happening: string) =>
+    rows.push([new Date(time).toISOString().slice(11, 19), happening, state.status, state.value, state.version]);
   const tickUntil = (limit: number) => {
     while (wakeAt !== null && wakeAt <= limit) {
       const at: number = wakeAt;
@@ -34,7 +35,17 @@ function play(type: IngestedEvent['type'], rule: TileRule, sends: readonly Send[
   sends.forEach((send, i) => {
     const at = ms(send.at);
     tickUntil(at);
-    const event = toRuleEvent({ id: i + 1, project_key: 'web', account_id: 1, type, name: send.name, timestamp: `${day}${send.at}Z`, received_at: `${day}${send.at}Z`, attributes: send.attributes, ...(send.severity ? { severity: send.severity } : {}) });
+    const event = toRuleEvent({
+      id: i + 1,
+      project_key: 'web',
+      account_id: 1,
+      type,
+      name: send.name,
+      timestamp: `${day}${send.at}Z`,
+      received_at: `${day}${send.at}Z`,
+      attributes: send.attributes,
+      ...(send.severity ? { severity: send.severity } : {}),
+    });
     const matched = project.matching(event).length > 0;
     const step = matched ? tile.evaluator.applyEvent(state, event, at) : { state, changes: [], wakeAt };
     ({ state, wakeAt } = step);
@@ -76,7 +87,12 @@ describe('worked examples of docs/rules.md', () => {
   });
 
   it('uptime: up_down with recovery and stale_after', () => {
-    const rule: TileRule = { filter: { type: 'uptime', name: 'http_check', attributes: { url: { contains: '/health' } } }, evaluation: { kind: 'up_down', attribute: 'is_up' }, recovery: '2m', stale_after: '5m' };
+    const rule: TileRule = {
+      filter: { type: 'uptime', name: 'http_check', attributes: { url: { contains: '/health' } } },
+      evaluation: { kind: 'up_down', attribute: 'is_up' },
+      recovery: '2m',
+      stale_after: '5m',
+    };
     const url = 'https://api.example.com/health';
     expect(
       play(
@@ -101,7 +117,10 @@ describe('worked examples of docs/rules.md', () => {
   });
 
   it('error: a count window', () => {
-    const rule: TileRule = { filter: { type: 'error', severity: ['error', 'critical'] }, evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 3, critical: 5 } };
+    const rule: TileRule = {
+      filter: { type: 'error', severity: ['error', 'critical'] },
+      evaluation: { kind: 'window', aggregate: 'count', window: '5m', warning: 3, critical: 5 },
+    };
     const error = { severity: 'error' as const, attributes: { error_class: 'TimeoutError' } };
     expect(
       play(
@@ -133,7 +152,11 @@ describe('worked examples of docs/rules.md', () => {
   });
 
   it('metric: threshold with pending', () => {
-    const rule: TileRule = { filter: { type: 'metric', name: 'cpu_usage', attributes: { host: 'web-1' } }, evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 }, pending: '1m' };
+    const rule: TileRule = {
+      filter: { type: 'metric', name: 'cpu_usage', attributes: { host: 'web-1' } },
+      evaluation: { kind: 'threshold', attribute: 'value', warning: 80, critical: 95 },
+      pending: '1m',
+    };
     expect(
       play(
         'metric',

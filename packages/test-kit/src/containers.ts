@@ -148,15 +148,42 @@ export async function startRedisClusterContainers(): Promise<{ nodes: string; po
       started.push(
         await new GenericContainer(images.redis())
           .withNetworkMode('host')
-          .withCommand(['redis-server', '--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--save', '', '--appendonly', 'no'])
+          .withCommand([
+            'redis-server',
+            '--port',
+            String(port),
+            '--cluster-port',
+            String(busPort),
+            '--bind',
+            '127.0.0.1',
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            `nodes-${port}.conf`,
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+          ])
           .withWaitStrategy(Wait.forLogMessage('Ready to accept connections'))
           .start(),
       );
     }
-    const created = await started[0]!.exec(['redis-cli', '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+    const created = await started[0]!.exec([
+      'redis-cli',
+      '--cluster',
+      'create',
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     if (created.exitCode !== 0) throw new Error(`redis-cli --cluster create: ${created.output}`);
     for (const port of ports) {
-      await waitFor(async () => (await started[0]!.exec(['redis-cli', '-p', String(port), 'cluster', 'info'])).output.includes('cluster_state:ok'), { timeoutMs: 20_000, what: `cluster state ok on ${port}` });
+      await waitFor(async () => (await started[0]!.exec(['redis-cli', '-p', String(port), 'cluster', 'info'])).output.includes('cluster_state:ok'), {
+        timeoutMs: 20_000,
+        what: `cluster state ok on ${port}`,
+      });
     }
   } catch (error) {
     await stop();
@@ -170,7 +197,13 @@ export async function startRedisClusterContainers(): Promise<{ nodes: string; po
  * a fixed host port (a restarted container keeps it), stopped and started as
  * the same container (same data), removed by `destroy`.
  */
-export async function startPrivatePostgresContainer(): Promise<{ url: string; urlFor(database: string): string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }> {
+export async function startPrivatePostgresContainer(): Promise<{
+  url: string;
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}> {
   const port = await freePort();
   const container = await new PostgreSqlContainer(images.postgres())
     .withUsername('postgres')
@@ -187,7 +220,10 @@ export async function startPrivatePostgresContainer(): Promise<{ url: string; ur
     url: urlFor('postgres'),
     urlFor,
     // SIGTERM to postgres in the official image: a smart shutdown; SIGINT is `-m fast`, as the issue's restart.
-    stop: async () => void (await docker.kill({ signal: 'SIGINT' }).then(() => waitFor(async () => !(await docker.inspect()).State.Running, { timeoutMs: 60_000, what: 'the Postgres container to stop' }))),
+    stop: async () =>
+      void (await docker
+        .kill({ signal: 'SIGINT' })
+        .then(() => waitFor(async () => !(await docker.inspect()).State.Running, { timeoutMs: 60_000, what: 'the Postgres container to stop' }))),
     start: async () => {
       await docker.start();
       await postgresAnswers(urlFor('postgres'), 120_000);

@@ -26,7 +26,10 @@ export default async function setup(): Promise<() => Promise<void>> {
     process.env.TEST_KAFKA_BROKERS = containers.kafkaBrokers;
     process.env.TEST_REDIS_URL = `${containers.redisUrl}/1`;
   } else {
-    execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], { stdio: 'inherit', env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL } });
+    execFileSync('bash', [`${root}deploy/infra.sh`, 'up'], {
+      stdio: 'inherit',
+      env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL },
+    });
   }
   const brokers = process.env.TEST_KAFKA_BROKERS ?? TEST_KAFKA_BROKERS;
   // A database of this run's own, migrated from nothing: no earlier run's (or

@@ -7,7 +7,10 @@ export interface JsonResponse<T = any> {
   body: T;
 }
 
-export async function request<T = any>(url: string, init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string | Uint8Array } = {}): Promise<JsonResponse<T>> {
+export async function request<T = any>(
+  url: string,
+  init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string | Uint8Array } = {},
+): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
   if (init.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
@@ -17,7 +20,16 @@ export async function request<T = any>(url: string, init: { method?: string; tok
   const text = await response.text();
   // Every exchange with the gateway's API is checked against the OpenAPI document (openapi-check.ts);
   // a benchmark driving an older checkout's gateway turns it off (PULSEBOARD_OPENAPI_CHECK=off).
-  if (process.env.PULSEBOARD_OPENAPI_CHECK !== 'off' && isDocumentedApi(url)) checkAgainstOpenApi({ method, url, requestHeaders: lowerCase(headers), requestBody: sent, status: response.status, responseHeaders: response.headers, responseText: text });
+  if (process.env.PULSEBOARD_OPENAPI_CHECK !== 'off' && isDocumentedApi(url))
+    checkAgainstOpenApi({
+      method,
+      url,
+      requestHeaders: lowerCase(headers),
+      requestBody: sent,
+      status: response.status,
+      responseHeaders: response.headers,
+      responseText: text,
+    });
   let body: unknown = text;
   try {
     body = text === '' ? undefined : JSON.parse(text);
@@ -32,7 +44,11 @@ function lowerCase(headers: Record<string, string>): Record<string, string> {
 }
 
 /** An account, a user and a project made through the admin API, with their secrets. */
-export async function provisionProject(baseUrl: string, adminToken: string, options: { projectKey?: string; monthlyQuota?: number; burstLimit?: number; hourlyLimit?: number; retentionDays?: number } = {}) {
+export async function provisionProject(
+  baseUrl: string,
+  adminToken: string,
+  options: { projectKey?: string; monthlyQuota?: number; burstLimit?: number; hourlyLimit?: number; retentionDays?: number } = {},
+) {
   const projectKey = options.projectKey ?? `p-${Math.random().toString(36).slice(2, 10)}`;
   const account = await request(`${baseUrl}/api/v1/admin/accounts`, { token: adminToken, body: { name: `account of ${projectKey}` } });
   if (account.status !== 201) throw new Error(`create account: ${account.status} ${JSON.stringify(account.body)}`);

@@ -30,7 +30,10 @@ describe('Markdown links', () => {
     const dir = mkdtempSync(join(tmpdir(), 'md-links-'));
     mkdirSync(join(dir, 'docs'));
     writeFileSync(join(dir, 'docs', 'a.md'), '# Title\n\n## Part two\n');
-    writeFileSync(join(dir, 'README.md'), '[ok](docs/a.md#part-two) [here](#top) [gone](docs/b.md) [web](https://example.com/x.md) [bad](docs/a.md#part-three)\n\n# Top\n');
+    writeFileSync(
+      join(dir, 'README.md'),
+      '[ok](docs/a.md#part-two) [here](#top) [gone](docs/b.md) [web](https://example.com/x.md) [bad](docs/a.md#part-three)\n\n# Top\n',
+    );
     const broken = brokenLinks(dir).map((b) => `${b.target}: ${b.why}`);
     expect(broken).toEqual(['docs/b.md: no such file', 'docs/a.md#part-three: no heading or id "part-three" in docs/a.md']);
   });

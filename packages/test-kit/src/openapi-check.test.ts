@@ -4,7 +4,14 @@ import { OPENAPI_DOCUMENT, openApiChecker, type HttpExchange } from './openapi-c
 
 const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT, 'utf8')) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
 
-const rateHeaders = { 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '999', 'x-ratelimit-reset': '1764072000', 'x-burst-limit': '100', 'x-burst-remaining': '99', 'x-burst-reset': '1764068460' };
+const rateHeaders = {
+  'x-ratelimit-limit': '1000',
+  'x-ratelimit-remaining': '999',
+  'x-ratelimit-reset': '1764072000',
+  'x-burst-limit': '100',
+  'x-burst-remaining': '99',
+  'x-burst-reset': '1764068460',
+};
 
 function webhookAccepted(overrides: Partial<HttpExchange> = {}): HttpExchange {
   return {
@@ -33,9 +40,15 @@ describe('the OpenAPI check of test-kit request()', () => {
   });
 
   it('fails an undocumented header, a field the schema lacks, a wrong type, an undocumented route', () => {
-    expect(() => check(webhookAccepted({ responseHeaders: new Headers({ 'content-type': 'application/json', ...rateHeaders, 'x-debug': '1' }) }))).toThrow(/header x-debug is not documented/);
-    expect(() => check(webhookAccepted({ responseText: JSON.stringify({ status: 'accepted', event_id: 'evt_12', processed_at: '2026-01-02T03:04:06.000Z', extra: 1 }) }))).toThrow(/does not match the response schema/);
-    expect(() => check(webhookAccepted({ responseText: JSON.stringify({ status: 'accepted', event_id: 12, processed_at: '2026-01-02T03:04:06.000Z' }) }))).toThrow(/does not match the response schema/);
+    expect(() => check(webhookAccepted({ responseHeaders: new Headers({ 'content-type': 'application/json', ...rateHeaders, 'x-debug': '1' }) }))).toThrow(
+      /header x-debug is not documented/,
+    );
+    expect(() =>
+      check(webhookAccepted({ responseText: JSON.stringify({ status: 'accepted', event_id: 'evt_12', processed_at: '2026-01-02T03:04:06.000Z', extra: 1 }) })),
+    ).toThrow(/does not match the response schema/);
+    expect(() =>
+      check(webhookAccepted({ responseText: JSON.stringify({ status: 'accepted', event_id: 12, processed_at: '2026-01-02T03:04:06.000Z' }) })),
+    ).toThrow(/does not match the response schema/);
     expect(() => check(webhookAccepted({ url: 'http://127.0.0.1:8080/api/v1/nothing-here', status: 200 }))).toThrow(/no such operation/);
     expect(() => check(webhookAccepted({ url: 'http://127.0.0.1:8080/api/v1/nothing-here', status: 404, responseText: '' }))).not.toThrow();
   });
@@ -43,9 +56,20 @@ describe('the OpenAPI check of test-kit request()', () => {
   it('fails when a request the document calls invalid is accepted, and passes when it is refused', () => {
     const bad = { requestBody: JSON.stringify({ type: 'nope' }) };
     expect(() => check(webhookAccepted(bad))).toThrow(/invalid by the document/);
-    const refused = webhookAccepted({ ...bad, status: 400, responseText: JSON.stringify({ error: { code: 'validation_error', message: 'Validation failed', details: { type: ['is not included in the list'] } } }) });
+    const refused = webhookAccepted({
+      ...bad,
+      status: 400,
+      responseText: JSON.stringify({ error: { code: 'validation_error', message: 'Validation failed', details: { type: ['is not included in the list'] } } }),
+    });
     expect(() => check(refused)).not.toThrow();
-    const unknownQuery = { method: 'GET', url: 'http://127.0.0.1:8080/api/v1/tiles?q=x', requestBody: undefined, status: 200, responseHeaders: new Headers({ 'content-type': 'application/json' }), responseText: JSON.stringify({ data: [], meta: { current_page: 1, total_pages: 0, total_count: 0, per_page: 25 } }) };
+    const unknownQuery = {
+      method: 'GET',
+      url: 'http://127.0.0.1:8080/api/v1/tiles?q=x',
+      requestBody: undefined,
+      status: 200,
+      responseHeaders: new Headers({ 'content-type': 'application/json' }),
+      responseText: JSON.stringify({ data: [], meta: { current_page: 1, total_pages: 0, total_count: 0, per_page: 25 } }),
+    };
     expect(() => check(webhookAccepted(unknownQuery))).toThrow(/unknown query parameter\(s\) q/);
   });
 });

@@ -16,7 +16,21 @@ import addFormats from 'ajv-formats';
 export const OPENAPI_DOCUMENT = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
 
 /** Headers of HTTP itself (and of fastify's transport), not of the API. */
-const HTTP_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'vary', 'content-encoding', 'cache-control', 'etag', 'last-modified', 'accept-ranges', 'x-content-type-options']);
+const HTTP_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'vary',
+  'content-encoding',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'accept-ranges',
+  'x-content-type-options',
+]);
 const DOC_ID = 'https://pulseboard.dev/openapi.json';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
@@ -101,7 +115,7 @@ function fail(exchange: HttpExchange, problem: string): never {
   const path = new URL(exchange.url).pathname;
   throw new Error(
     `OpenAPI check: ${exchange.method} ${path} answered ${exchange.status}: ${problem}. ` +
-      'Describe it in the route\'s schema (schema.response, config.openapi) and run `pnpm openapi:write`; docs/openapi.json is what the check reads.',
+      "Describe it in the route's schema (schema.response, config.openapi) and run `pnpm openapi:write`; docs/openapi.json is what the check reads.",
   );
 }
 
@@ -168,7 +182,16 @@ function check(checker: Checker, exchange: HttpExchange): void {
     const header = documented.get(name);
     if (header === undefined) fail(exchange, `header ${name} is not documented for ${key}`);
     if (header.schema !== undefined) {
-      const validate = checker.validator(['paths', route.template, method, 'responses', key, 'headers', [...Object.keys(response.headers!)].find((h) => h.toLowerCase() === name)!, 'schema']);
+      const validate = checker.validator([
+        'paths',
+        route.template,
+        method,
+        'responses',
+        key,
+        'headers',
+        [...Object.keys(response.headers!)].find((h) => h.toLowerCase() === name)!,
+        'schema',
+      ]);
       const typed = (header.schema as { type?: string }).type === 'integer' ? Number(value) : value;
       if (!validate(typed)) fail(exchange, `header ${name}: ${value} does not match its schema`);
     }
@@ -180,10 +203,12 @@ function check(checker: Checker, exchange: HttpExchange): void {
     return;
   }
   const contentType = (exchange.responseHeaders.get('content-type') ?? '').split(';')[0]!.trim();
-  if (content[contentType] === undefined) fail(exchange, `a ${contentType || 'untyped'} body is not documented for ${key} (documented: ${Object.keys(content).join(', ') || 'none'})`);
+  if (content[contentType] === undefined)
+    fail(exchange, `a ${contentType || 'untyped'} body is not documented for ${key} (documented: ${Object.keys(content).join(', ') || 'none'})`);
   if (contentType !== 'application/json') return;
   const parsed = parseJson(exchange.responseText);
   if (!parsed.ok) fail(exchange, 'the body is not JSON');
   const validate = checker.validator(['paths', route.template, method, 'responses', key, 'content', 'application/json', 'schema']);
-  if (!validate(parsed.value)) fail(exchange, `the body does not match the response schema: ${JSON.stringify(validate.errors?.slice(0, 5))}; body ${exchange.responseText.slice(0, 500)}`);
+  if (!validate(parsed.value))
+    fail(exchange, `the body does not match the response schema: ${JSON.stringify(validate.errors?.slice(0, 5))}; body ${exchange.responseText.slice(0, 500)}`);
 }

@@ -16,7 +16,9 @@ const run = promisify(execFile);
  */
 function postgresBin(): string {
   if (process.env.PG_BIN !== undefined) return process.env.PG_BIN;
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').filter((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb'))) : [];
+  const versions = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql').filter((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))
+    : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (newest === undefined) throw new Error('private Postgres: no /usr/lib/postgresql/N/bin/initdb found; install the PostgreSQL server or set PG_BIN');
   return join('/usr/lib/postgresql', newest, 'bin');
@@ -71,7 +73,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (asUser !== undefined) chownSync(dir, asUser.uid, asUser.gid);
   const options = { ...(asUser ?? {}), env: { ...process.env, LC_ALL: 'C.UTF-8' }, timeout: 120_000 };
   const failed = (what: string, error: unknown) =>
-    new Error(`private Postgres: ${what} failed: ${(error as Error).message.split('\n')[0]}\n--- ${log} ---\n${existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-80).join('\n') : '(no log)'}`);
+    new Error(
+      `private Postgres: ${what} failed: ${(error as Error).message.split('\n')[0]}\n--- ${log} ---\n${existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-80).join('\n') : '(no log)'}`,
+    );
   try {
     await run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], options);
   } catch (error) {
@@ -102,7 +106,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     start,
     stop,
     destroy: async () => {
-      if (existsSync(join(data, 'postmaster.pid'))) await run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], options).catch(() => undefined);
+      if (existsSync(join(data, 'postmaster.pid')))
+        await run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], options).catch(() => undefined);
       await run('rm', ['-rf', dir]);
     },
   };

@@ -73,7 +73,10 @@ export async function spawnService(service: string, env: Record<string, string>,
   createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', onLine);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`exited ${child.exitCode}`)) : false), { timeoutMs: 60000, what: `${service} to start` });
+    await waitFor(() => started || (child.exitCode !== null ? Promise.reject(new Error(`exited ${child.exitCode}`)) : false), {
+      timeoutMs: 60000,
+      what: `${service} to start`,
+    });
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`${service} did not start: ${String(error)}\n${logs.slice(-30).join('\n')}`);

@@ -23,10 +23,14 @@ export async function startRedisCluster(): Promise<{ nodes: string; ports: numbe
   const children: ChildProcess[] = [];
   const stop = async () => {
     await Promise.all(
-      children.map((child) => (child.exitCode !== null ? undefined : new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGKILL');
-      }))),
+      children.map((child) =>
+        child.exitCode !== null
+          ? undefined
+          : new Promise((resolve) => {
+              child.once('exit', resolve);
+              child.kill('SIGKILL');
+            }),
+      ),
     );
     rmSync(dir, { recursive: true, force: true });
   };
@@ -38,7 +42,10 @@ export async function startRedisCluster(): Promise<{ nodes: string; ports: numbe
     }
     await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 });
     for (const port of ports) {
-      await waitFor(async () => (await run('redis-cli', ['-p', String(port), 'cluster', 'info'])).stdout.includes('cluster_state:ok'), { timeoutMs: 20_000, what: `cluster state ok on ${port}` });
+      await waitFor(async () => (await run('redis-cli', ['-p', String(port), 'cluster', 'info'])).stdout.includes('cluster_state:ok'), {
+        timeoutMs: 20_000,
+        what: `cluster state ok on ${port}`,
+      });
     }
   } catch (error) {
     await stop();
@@ -63,19 +70,40 @@ async function startNode(dir: string): Promise<{ port: number; child: ChildProce
     const port = await freePort();
     const busPort = await freePort([port]);
     // A port of its own for the cluster bus: the default (port + 10000) may be taken or out of range.
-    const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
-      '--cluster-config-file', `nodes-${port}.conf`, '--dir', dir, '--save', '', '--appendonly', 'no'];
+    const args = [
+      '--port',
+      String(port),
+      '--cluster-port',
+      String(busPort),
+      '--bind',
+      '127.0.0.1',
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      `nodes-${port}.conf`,
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ];
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000); };
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const exited = once(child, 'exit').then(() => 'exited' as const);
     // Ready when the server on the port is this child: a port taken by another
     // redis-server (another test's cluster) would answer PING as well.
-    const ready = waitFor(async () => exitedYet(child)
-      || (await run('redis-cli', ['-p', String(port), 'info', 'server']).catch(() => ({ stdout: '' }))).stdout.includes(`process_id:${child.pid}\r`),
-    { timeoutMs: 15_000, what: `redis-server on ${port}` }).then(() => 'ready' as const);
+    const ready = waitFor(
+      async () =>
+        exitedYet(child) ||
+        (await run('redis-cli', ['-p', String(port), 'info', 'server']).catch(() => ({ stdout: '' }))).stdout.includes(`process_id:${child.pid}\r`),
+      { timeoutMs: 15_000, what: `redis-server on ${port}` },
+    ).then(() => 'ready' as const);
     const outcome = await Promise.race([ready, exited]).catch((error: unknown) => error as Error);
     if (outcome === 'ready' && !exitedYet(child)) {
       // Its output is no longer needed: stop collecting it, and let the pipes drain.

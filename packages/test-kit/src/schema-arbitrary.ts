@@ -5,9 +5,45 @@ export type SchemaResolver = (ref: string) => Schema | undefined;
 
 /** Strings that have broken parsers and databases before: control characters, unpaired surrogates, lookalikes, injection. */
 const NASTY_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', '\udc00x', '💥', 'é', '\u202e', '\ufeff', '\n', '\\', '"', "'", '%00', '%', '..', '../../etc/passwd',
-  "'; DROP TABLE projects; --", '$1', '${x}', '{{x}}', '<script>', 'null', 'undefined', 'NaN', '0', '-1', '1e400', '9'.repeat(40),
-  '__proto__', 'constructor', 'x'.repeat(5000), 'evt_1', 'evt_', 'evk_x', 'evu_x', '2024-02-30T25:61:61Z', '0000-01-01T00:00:00Z',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udc00x',
+  '💥',
+  'é',
+  '\u202e',
+  '\ufeff',
+  '\n',
+  '\\',
+  '"',
+  "'",
+  '%00',
+  '%',
+  '..',
+  '../../etc/passwd',
+  "'; DROP TABLE projects; --",
+  '$1',
+  '${x}',
+  '{{x}}',
+  '<script>',
+  'null',
+  'undefined',
+  'NaN',
+  '0',
+  '-1',
+  '1e400',
+  '9'.repeat(40),
+  '__proto__',
+  'constructor',
+  'x'.repeat(5000),
+  'evt_1',
+  'evt_',
+  'evk_x',
+  'evu_x',
+  '2024-02-30T25:61:61Z',
+  '0000-01-01T00:00:00Z',
 ];
 
 /** Any JSON value, with the nasty strings and numbers mixed in. */
@@ -18,7 +54,11 @@ export const anyJson: Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.array(fc.constantFrom(...NASTY_STRINGS), { maxLength: 5 }) },
 );
 
-export const nastyString: Arbitrary<string> = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...NASTY_STRINGS) }, { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) }, { weight: 1, arbitrary: fc.string({ maxLength: 300 }) });
+export const nastyString: Arbitrary<string> = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
+  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 300 }) },
+);
 
 /**
  * A fast-check arbitrary of values a JSON Schema describes (draft 7 / 2019
@@ -51,7 +91,13 @@ function validArbitrary(schema: Schema, resolve: SchemaResolver, mutation: numbe
     if (Array.isArray(schema[key])) return fc.oneof(...(schema[key] as Schema[]).map((member) => validArbitrary(member, resolve, mutation, depth + 1)));
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return validArbitrary(schema.allOf[0] as Schema, resolve, mutation, depth + 1);
-  const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : schema.properties !== undefined ? ['object'] : [];
+  const types = Array.isArray(schema.type)
+    ? (schema.type as string[])
+    : typeof schema.type === 'string'
+      ? [schema.type]
+      : schema.properties !== undefined
+        ? ['object']
+        : [];
   if (types.length === 0) return anyJson;
   return fc.oneof(...types.map((type) => typed(type, schema, next, depth)));
 }
@@ -71,7 +117,7 @@ export function withinLength(value: string, min: number, max: number): string {
 }
 
 function typed(type: string, s: Record<string, unknown>, next: (inner: unknown) => Arbitrary<unknown>, depth: number): Arbitrary<unknown> {
-  const num = (key: string) => (typeof s[key] === 'number' ? (s[key]) : undefined);
+  const num = (key: string) => (typeof s[key] === 'number' ? s[key] : undefined);
   switch (type) {
     case 'null':
       return fc.constant(null);
@@ -83,7 +129,12 @@ function typed(type: string, s: Record<string, unknown>, next: (inner: unknown) 
       return fc.oneof(fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) }), fc.constantFrom(min, max));
     }
     case 'number':
-      return fc.double({ noNaN: true, noDefaultInfinity: true, ...(num('minimum') === undefined ? {} : { min: num('minimum')! }), ...(num('maximum') === undefined ? {} : { max: num('maximum')! }) });
+      return fc.double({
+        noNaN: true,
+        noDefaultInfinity: true,
+        ...(num('minimum') === undefined ? {} : { min: num('minimum')! }),
+        ...(num('maximum') === undefined ? {} : { max: num('maximum')! }),
+      });
     case 'string': {
       if (typeof s.pattern === 'string') {
         try {
@@ -92,7 +143,8 @@ function typed(type: string, s: Record<string, unknown>, next: (inner: unknown) 
           return fc.string();
         }
       }
-      if (s.format === 'date-time' || s.format === 'iso-date-time') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+      if (s.format === 'date-time' || s.format === 'iso-date-time')
+        return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
       if (s.format === 'email') return fc.emailAddress();
       if (s.format === 'uri') return fc.webUrl();
       return fc.string({ minLength: num('minLength') ?? 0, maxLength: Math.min(num('maxLength') ?? 60, 300) });

@@ -43,7 +43,9 @@ export async function startPrivateBroker(): Promise<{ brokers: string; stop(): P
       // What the script said, and the broker's own log in full: the reason a start failed is in one of them.
       const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
       const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-200).join('\n') : '(no log file)';
-      throw new Error(`private broker did not start on ${env.KAFKA_PORT}: ${(error as Error).message.split('\n')[0]}\n--- kafka.sh ---\n${stdout}${stderr}\n--- ${logFile} ---\n${log}`);
+      throw new Error(
+        `private broker did not start on ${env.KAFKA_PORT}: ${(error as Error).message.split('\n')[0]}\n--- kafka.sh ---\n${stdout}${stderr}\n--- ${logFile} ---\n${log}`,
+      );
     }
   };
   const destroy = async () => {

@@ -54,15 +54,53 @@ async function openssl(cwd: string, ...args: string[]): Promise<void> {
 async function makeCertificates(dir: string): Promise<void> {
   const days = '2';
   await openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', days, '-subj', '/CN=pulseboard-test-ca');
-  await openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other-ca.key', '-out', 'other-ca.pem', '-days', days, '-subj', '/CN=pulseboard-other-ca');
+  await openssl(
+    dir,
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'other-ca.key',
+    '-out',
+    'other-ca.pem',
+    '-days',
+    days,
+    '-subj',
+    '/CN=pulseboard-other-ca',
+  );
   writeFileSync(join(dir, 'broker.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n');
   writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
-  for (const [name, cn] of [['broker', 'localhost'], ['client', 'pulseboard-client']] as const) {
+  for (const [name, cn] of [
+    ['broker', 'localhost'],
+    ['client', 'pulseboard-client'],
+  ] as const) {
     await openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
-    await openssl(dir, 'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', days, '-extfile', `${name}.ext`);
+    await openssl(
+      dir,
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      days,
+      '-extfile',
+      `${name}.ext`,
+    );
   }
   // A PEM keystore: the (PKCS#8, unencrypted) key, then the certificate chain.
-  writeFileSync(join(dir, 'broker-keystore.pem'), readFileSync(join(dir, 'broker.key'), 'utf8') + readFileSync(join(dir, 'broker.pem'), 'utf8') + readFileSync(join(dir, 'ca.pem'), 'utf8'));
+  writeFileSync(
+    join(dir, 'broker-keystore.pem'),
+    readFileSync(join(dir, 'broker.key'), 'utf8') + readFileSync(join(dir, 'broker.pem'), 'utf8') + readFileSync(join(dir, 'ca.pem'), 'utf8'),
+  );
 }
 
 /**
@@ -134,27 +172,60 @@ export async function startSecureBroker(): Promise<SecureBroker> {
     // Kafka logs through log4j 1 (reload4j) and, for a few classes, log4j2: a configuration for each, on stdout.
     writeFileSync(
       join(dir, 'log4j.properties'),
-      ['log4j.rootLogger=INFO, stdout', 'log4j.appender.stdout=org.apache.log4j.ConsoleAppender', 'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout', 'log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n', ''].join('\n'),
+      [
+        'log4j.rootLogger=INFO, stdout',
+        'log4j.appender.stdout=org.apache.log4j.ConsoleAppender',
+        'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout',
+        'log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n',
+        '',
+      ].join('\n'),
     );
     writeFileSync(
       join(dir, 'log4j2.properties'),
-      ['status=error', 'appender.out.type=Console', 'appender.out.name=OUT', 'appender.out.layout.type=PatternLayout', 'appender.out.layout.pattern=[%d] %p %m (%c)%n', 'rootLogger.level=info', 'rootLogger.appenderRef.out.ref=OUT', ''].join('\n'),
+      [
+        'status=error',
+        'appender.out.type=Console',
+        'appender.out.name=OUT',
+        'appender.out.layout.type=PatternLayout',
+        'appender.out.layout.pattern=[%d] %p %m (%c)%n',
+        'rootLogger.level=info',
+        'rootLogger.appenderRef.out.ref=OUT',
+        '',
+      ].join('\n'),
     );
     // Small heaps and the client compiler only: the machine is shared with the suite's other brokers and services.
-    const java = (args: string[], heap = ['-Xmx128m']) => [...heap, '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`, `-Dlog4j2.configurationFile=${join(dir, 'log4j2.properties')}`, '-cp', `${lib}/*`, ...args];
+    const java = (args: string[], heap = ['-Xmx128m']) => [
+      ...heap,
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
+      `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`,
+      `-Dlog4j2.configurationFile=${join(dir, 'log4j2.properties')}`,
+      '-cp',
+      `${lib}/*`,
+      ...args,
+    ];
     const clusterId = (await run('java', java(['kafka.tools.StorageTool', 'random-uuid']), { timeout: 120_000 })).stdout.trim().split('\n').pop()!;
     await run(
       'java',
       java([
-        'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', join(dir, 'server.properties'),
-        '--add-scram', `SCRAM-SHA-256=[name=${scram.username},password=${scram.password}]`,
-        '--add-scram', `SCRAM-SHA-512=[name=${scram.username},password=${scram.password}]`,
+        'kafka.tools.StorageTool',
+        'format',
+        '-t',
+        clusterId,
+        '-c',
+        join(dir, 'server.properties'),
+        '--add-scram',
+        `SCRAM-SHA-256=[name=${scram.username},password=${scram.password}]`,
+        '--add-scram',
+        `SCRAM-SHA-512=[name=${scram.username},password=${scram.password}]`,
       ]),
       { timeout: 120_000 },
     );
     const logFile = join(dir, 'kafka.log');
     const log = openSync(logFile, 'a');
-    broker = spawn('java', java(['-Djava.awt.headless=true', 'kafka.Kafka', join(dir, 'server.properties')], ['-Xms64m', '-Xmx256m']), { stdio: ['ignore', log, log] });
+    broker = spawn('java', java(['-Djava.awt.headless=true', 'kafka.Kafka', join(dir, 'server.properties')], ['-Xms64m', '-Xmx256m']), {
+      stdio: ['ignore', log, log],
+    });
     closeSync(log);
     const readLog = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
     try {

@@ -1,5 +1,8 @@
 /** Polls until `check` returns a value other than undefined/false, instead of sleeping a guessed time. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 20000);
   let lastError: unknown;
   for (;;) {
@@ -22,5 +25,8 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
  * then the refusal): a minute that ends between them is not the code's fault.
  */
 export function awayFromMinuteEnd(marginSeconds = 10): Promise<true> {
-  return waitFor(() => new Date().getUTCSeconds() < 60 - marginSeconds, { timeoutMs: (marginSeconds + 5) * 1000, what: `a minute with ${marginSeconds} s left` });
+  return waitFor(() => new Date().getUTCSeconds() < 60 - marginSeconds, {
+    timeoutMs: (marginSeconds + 5) * 1000,
+    what: `a minute with ${marginSeconds} s left`,
+  });
 }

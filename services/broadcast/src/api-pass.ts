@@ -84,7 +84,10 @@ export function registerApiPass(app: FastifyInstance, apiUrl: string, internalSe
       reply.header('x-content-type-options', 'nosniff');
       const path = passThroughPath(request.method, request.raw.url ?? '');
       if (path === undefined) {
-        return reply.code(404).header('cache-control', 'no-store').send({ error: { code: 'not_found', message: 'Resource not found' } });
+        return reply
+          .code(404)
+          .header('cache-control', 'no-store')
+          .send({ error: { code: 'not_found', message: 'Resource not found' } });
       }
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_REQUEST) {
@@ -106,7 +109,10 @@ export function registerApiPass(app: FastifyInstance, apiUrl: string, internalSe
           redirect: 'manual',
         });
       } catch {
-        return reply.code(503).header('retry-after', '1').send({ error: { code: 'service_unavailable', message: 'The API is unreachable from the dashboard, retry shortly' } });
+        return reply
+          .code(503)
+          .header('retry-after', '1')
+          .send({ error: { code: 'service_unavailable', message: 'The API is unreachable from the dashboard, retry shortly' } });
       }
       for (const name of FORWARDED_RESPONSE) {
         const value = res.headers.get(name);

@@ -74,7 +74,10 @@ export function gatewayCredentialCheck(apiUrl: string, secret: string, timeoutMs
   return async (token, client) => {
     if (secret === '') return false;
     try {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, [PROXY_SECRET_HEADER]: secret, [PROXY_CLIENT_HEADER]: client }, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(url, {
+        headers: { authorization: `Bearer ${token}`, [PROXY_SECRET_HEADER]: secret, [PROXY_CLIENT_HEADER]: client },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       if (!res.ok) return false;
       return ((await res.json()) as { valid?: unknown }).valid === true;
     } catch {

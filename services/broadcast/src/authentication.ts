@@ -22,7 +22,9 @@ export function upgradeAuthentication(authenticate: Authenticate) {
       const refused =
         outcome === undefined
           ? new PulseboardError('invalid_api_key')
-          : new PulseboardError('rate_limit_exceeded', { message: `Too many failed authentications from this address or for this key prefix; retry after ${outcome.retryAfter} s` });
+          : new PulseboardError('rate_limit_exceeded', {
+              message: `Too many failed authentications from this address or for this key prefix; retry after ${outcome.retryAfter} s`,
+            });
       if (outcome !== undefined) reply.header('retry-after', String(outcome.retryAfter));
       return reply.code(refused.status).send({ error: { code: refused.code, message: refused.message } });
     }

@@ -55,7 +55,10 @@ export class ClientConnection implements Subscriber, TailSink {
     ws.on('close', () => this.dispose());
     ws.on('error', () => this.dispose());
     if (principal === undefined) {
-      this.authTimer = setTimeout(() => this.close(BROADCAST_CLOSE.authTimeout, 'authentication timed out', 'auth_timeout'), deps.env.BROADCAST_AUTH_TIMEOUT_MS);
+      this.authTimer = setTimeout(
+        () => this.close(BROADCAST_CLOSE.authTimeout, 'authentication timed out', 'auth_timeout'),
+        deps.env.BROADCAST_AUTH_TIMEOUT_MS,
+      );
     } else {
       this.ready(principal);
     }
@@ -122,7 +125,8 @@ export class ClientConnection implements Subscriber, TailSink {
   }
 
   private async onMessage(data: Buffer, isBinary: boolean): Promise<void> {
-    if (isBinary || data.length > this.deps.env.BROADCAST_MAX_MESSAGE_BYTES) return this.close(BROADCAST_CLOSE.badMessage, 'message not understood', 'bad_message');
+    if (isBinary || data.length > this.deps.env.BROADCAST_MAX_MESSAGE_BYTES)
+      return this.close(BROADCAST_CLOSE.badMessage, 'message not understood', 'bad_message');
     const message = this.deps.parse(data.toString('utf8'));
     if (message === undefined) return this.close(BROADCAST_CLOSE.badMessage, 'message not understood', 'bad_message');
     if (message.type === 'ping') return this.send('{"type":"pong"}');

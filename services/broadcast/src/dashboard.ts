@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 
 // Only our own script, style, socket and API: no inline code, nothing from elsewhere.
 // Inline style *attributes* stay refused; the charts set styles through the CSSOM, which CSP allows.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -36,7 +37,9 @@ export function registerDashboard(app: FastifyInstance, dir = DEFAULT_DASHBOARD_
   const headers = { 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
   if (!existsSync(join(dir, 'index.html'))) {
     // Development before a build: say what to do instead of a bare 404.
-    app.get('/', async (_request, reply) => reply.code(503).header('content-type', 'text/plain; charset=utf-8').send(`The dashboard is not built (no ${dir}index.html): run bash deploy/build.sh\n`));
+    app.get('/', async (_request, reply) =>
+      reply.code(503).header('content-type', 'text/plain; charset=utf-8').send(`The dashboard is not built (no ${dir}index.html): run bash deploy/build.sh\n`),
+    );
     return;
   }
   for (const file of filesUnder(dir)) {
@@ -44,6 +47,8 @@ export function registerDashboard(app: FastifyInstance, dir = DEFAULT_DASHBOARD_
     const body = readFileSync(file);
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
     const cache = path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-    app.get(path === '/index.html' ? '/' : path, async (_request, reply) => reply.headers(headers).header('content-type', type).header('cache-control', cache).send(body));
+    app.get(path === '/index.html' ? '/' : path, async (_request, reply) =>
+      reply.headers(headers).header('content-type', type).header('cache-control', cache).send(body),
+    );
   }
 }

@@ -23,9 +23,23 @@ export function createBroadcastMetrics(): BroadcastMetrics {
     connections: new Gauge({ name: 'pulseboard_broadcast_connections', help: 'Open WebSocket connections', registers: [registry] }),
     messagesSent: new Counter({ name: 'pulseboard_broadcast_messages_sent_total', help: 'Messages sent to clients', registers: [registry] }),
     changesReceived: new Counter({ name: 'pulseboard_broadcast_changes_received_total', help: 'Tile changes read from Kafka', registers: [registry] }),
-    closed: new Counter({ name: 'pulseboard_broadcast_connections_closed_total', help: 'Connections closed by the server, by reason (slow_consumer: a client that could not keep up, dropped)', labelNames: ['reason'], registers: [registry] }),
-    tailEvents: new Counter({ name: 'pulseboard_broadcast_tail_events_total', help: 'Events offered to live tails, by outcome (sent, skipped: over the rate or a slow client, filtered)', labelNames: ['outcome'], registers: [registry] }),
-    credentialLookups: new Counter({ name: 'pulseboard_broadcast_credential_lookups_total', help: 'WebSocket credentials looked up in Postgres (upgrade headers and auth messages)', registers: [registry] }),
+    closed: new Counter({
+      name: 'pulseboard_broadcast_connections_closed_total',
+      help: 'Connections closed by the server, by reason (slow_consumer: a client that could not keep up, dropped)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    tailEvents: new Counter({
+      name: 'pulseboard_broadcast_tail_events_total',
+      help: 'Events offered to live tails, by outcome (sent, skipped: over the rate or a slow client, filtered)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    credentialLookups: new Counter({
+      name: 'pulseboard_broadcast_credential_lookups_total',
+      help: 'WebSocket credentials looked up in Postgres (upgrade headers and auth messages)',
+      registers: [registry],
+    }),
     watchSubscriptions(count) {
       new Gauge({
         name: 'pulseboard_broadcast_subscriptions',

@@ -51,10 +51,16 @@ export async function catchUp(pool: Pool, projectKey: string, since: number | un
     const { rows: position } = await client.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history WHERE project_key = $1', [projectKey]);
     // The tiles through the control plane's read model, on this transaction's client: same snapshot.
     const tiles = await snapshotTiles(client, projectKey);
-    const { rows: states } = await client.query<{ tile_id: string; status: string; value: unknown; version: number; last_event_id: number | null; changed_at: Date }>(
-      'SELECT tile_id::text AS tile_id, status, value, version, last_event_id, changed_at FROM tile_states WHERE tile_id = ANY($1::bigint[])',
-      [tiles.map((t) => t.tile_id)],
-    );
+    const { rows: states } = await client.query<{
+      tile_id: string;
+      status: string;
+      value: unknown;
+      version: number;
+      last_event_id: number | null;
+      changed_at: Date;
+    }>('SELECT tile_id::text AS tile_id, status, value, version, last_event_id, changed_at FROM tile_states WHERE tile_id = ANY($1::bigint[])', [
+      tiles.map((t) => t.tile_id),
+    ]);
     const stateOf = new Map(states.map((s) => [Number(s.tile_id), s]));
     return {
       kind: 'snapshot',

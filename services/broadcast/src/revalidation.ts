@@ -46,13 +46,18 @@ export class Revalidator {
     const projects = [...new Set(held.flatMap((c) => c.subscribedProjects()).filter(inScope))];
     try {
       const [live, existing] = await Promise.all([
-        liveCredentials(this.deps.pool, keyed.map((c) => c.principal!.credentialHash), users.map((c) => c.principal!.credentialHash)),
+        liveCredentials(
+          this.deps.pool,
+          keyed.map((c) => c.principal!.credentialHash),
+          users.map((c) => c.principal!.credentialHash),
+        ),
         liveProjects(this.deps.pool, projects),
       ]);
       for (const c of [...keyed, ...users]) {
         if (!live.has(c.principal!.credentialHash.toString('hex'))) c.close(BROADCAST_CLOSE.credentialRevoked, 'credential revoked', 'credential_revoked');
       }
-      for (const c of held) for (const project of c.subscribedProjects()) if (projects.includes(project) && !existing.has(project)) c.endSubscription(project, 'project_deleted');
+      for (const c of held)
+        for (const project of c.subscribedProjects()) if (projects.includes(project) && !existing.has(project)) c.endSubscription(project, 'project_deleted');
     } catch (error) {
       this.deps.logger.warn({ event: 'revalidation_failed', err: error });
     }
@@ -65,7 +70,11 @@ export class Revalidator {
  * dashboards' tiles through `refreshTiles`) is read again every `allMs`, only
  * a safety net for a lost message. Answers the function that stops them.
  */
-export function startRevalidationPolls(revalidator: Pick<Revalidator, 'poll'>, refreshTiles: () => void, intervals: { usersMs: number; allMs: number }): () => void {
+export function startRevalidationPolls(
+  revalidator: Pick<Revalidator, 'poll'>,
+  refreshTiles: () => void,
+  intervals: { usersMs: number; allMs: number },
+): () => void {
   const users = setInterval(() => revalidator.poll({ users: true, projects: new Set() }), intervals.usersMs);
   const all = setInterval(() => {
     revalidator.poll({ users: true, projects: 'all' });

@@ -1,6 +1,22 @@
 import Fastify from 'fastify';
 import websocket from '@fastify/websocket';
-import { SpanKind, createLogger, drainWithin, headerText, instrumentPool, kafkaBrokers, kafkaSecurity, registerEnvelopeErrors, registerHttpMetrics, registerOpsRoutes, startTracing, traceOne, TRACEPARENT, trustProxyOption, type Logger } from '@pulseboard/config';
+import {
+  SpanKind,
+  createLogger,
+  drainWithin,
+  headerText,
+  instrumentPool,
+  kafkaBrokers,
+  kafkaSecurity,
+  registerEnvelopeErrors,
+  registerHttpMetrics,
+  registerOpsRoutes,
+  startTracing,
+  traceOne,
+  TRACEPARENT,
+  trustProxyOption,
+  type Logger,
+} from '@pulseboard/config';
 import { BROADCAST_CLOSE, TOPICS } from '@pulseboard/contracts';
 import { createKafka, ensureTopics, instrumentKafka, runFanOutConsumer } from '@pulseboard/kafka-kit';
 import { createPool } from '@pulseboard/db';
@@ -53,7 +69,11 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   // and goes with the tails (a closed tail must not take the instance out of its Service).
   const tailGroupPrefix = `${env.KAFKA_CLIENT_ID}-broadcast-tail`;
   const kafkaSignals = instrumentKafka(kafka, metrics.registry, { transient: [`${tailGroupPrefix}-`] });
-  await ensureTopics(kafka, [TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES), TOPICS.control.spec(env.TOPIC_CONTROL), TOPICS.events.spec(env.TOPIC_EVENTS, env)]);
+  await ensureTopics(kafka, [
+    TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES),
+    TOPICS.control.spec(env.TOPIC_CONTROL),
+    TOPICS.events.spec(env.TOPIC_EVENTS, env),
+  ]);
   const connections = new Set<ClientConnection>();
   const revalidator = new Revalidator({ pool, logger, connections: () => connections });
   // Control-plane writes as they happen (every instance sees every one): tile edits go to the project's
@@ -67,7 +87,8 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     handle: (change) => {
       if (!env.BROADCAST_FOLLOW_CONTROL) return;
       tiles.changed(change.project_key, change.revision, change.change.startsWith('tile_') ? change.tile_id : undefined);
-      if (change.change === 'project_key_regenerated' || change.change === 'project_deleted') void revalidator.now({ users: false, projects: new Set([change.project_key]) });
+      if (change.change === 'project_key_regenerated' || change.change === 'project_deleted')
+        void revalidator.now({ users: false, projects: new Set([change.project_key]) });
     },
   });
   // The events topic, only while someone tails a project (tail-feed.ts).
@@ -90,7 +111,9 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     // Checked against the topic's schema; clients get the bytes as they came (no second serialisation).
     decode: (value) => {
       const decoded = TOPICS.tileChanges.decode(value);
-      return decoded.ok ? { ok: true, value: { projectKey: decoded.value.project_key, position: decoded.value.position, raw: value!.toString('utf8') } } : decoded;
+      return decoded.ok
+        ? { ok: true, value: { projectKey: decoded.value.project_key, position: decoded.value.position, raw: value!.toString('utf8') } }
+        : decoded;
     },
     handle: ({ projectKey, position, raw }, message) => {
       metrics.changesReceived.inc();
@@ -99,7 +122,14 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
         return;
       }
       // A span per change (tracing on): the fan-out to this instance's subscribers, in the change's trace.
-      return traceOne(tracing, 'broadcast publish', headerText(message.headers?.[TRACEPARENT]), SpanKind.CONSUMER, { 'messaging.system': 'kafka', 'messaging.destination.name': env.TOPIC_TILE_CHANGES, 'pulseboard.project_key': projectKey }, async () => void hub.publish(projectKey, position, raw));
+      return traceOne(
+        tracing,
+        'broadcast publish',
+        headerText(message.headers?.[TRACEPARENT]),
+        SpanKind.CONSUMER,
+        { 'messaging.system': 'kafka', 'messaging.destination.name': env.TOPIC_TILE_CHANGES, 'pulseboard.project_key': projectKey },
+        async () => void hub.publish(projectKey, position, raw),
+      );
     },
   });
   await Promise.all([feed.whenReady(), control.whenReady()]);
@@ -136,12 +166,20 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const stopHeartbeat = startHeartbeat(() => connections, env.BROADCAST_HEARTBEAT_MS);
 
   // User tokens every REVALIDATE_MS (not on the feed); everything the feed carries every CONTROL_POLL_MS, a safety net.
-  const stopPolls = startRevalidationPolls(revalidator, () => void tiles.refreshAll(), { usersMs: env.BROADCAST_REVALIDATE_MS, allMs: env.BROADCAST_CONTROL_POLL_MS });
+  const stopPolls = startRevalidationPolls(revalidator, () => void tiles.refreshAll(), {
+    usersMs: env.BROADCAST_REVALIDATE_MS,
+    allMs: env.BROADCAST_CONTROL_POLL_MS,
+  });
 
   const address = await app.listen({ port: env.BROADCAST_PORT, host: env.BROADCAST_HOST });
   logger.info({ event: 'broadcast_started', address, topic: env.TOPIC_TILE_CHANGES, group: feed.groupId });
   // Without it the gateway counts every dashboard API call as broadcast's own address (SECURITY.md, Trusted proxies).
-  if (env.INTERNAL_PROXY_SECRET === '') logger.warn({ event: 'internal_proxy_secret_unset', effect: "the gateway counts the dashboard's API calls as broadcast's address, and past the WebSocket failed-authentication limit valid credentials are refused too (the gateway's valid-credential set cannot be asked)" });
+  if (env.INTERNAL_PROXY_SECRET === '')
+    logger.warn({
+      event: 'internal_proxy_secret_unset',
+      effect:
+        "the gateway counts the dashboard's API calls as broadcast's address, and past the WebSocket failed-authentication limit valid credentials are refused too (the gateway's valid-credential set cannot be asked)",
+    });
 
   let stopping: Promise<void> | undefined;
   return {
@@ -153,9 +191,12 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
       stopPolls();
       stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'broadcast', [
         ['feeds', () => Promise.all([feed.stop(), control.stop(), tailFeed.stop()])],
-        ['clients', () => {
-          for (const c of connections) c.close(BROADCAST_CLOSE.goingAway, 'server shutting down', 'going_away');
-        }],
+        [
+          'clients',
+          () => {
+            for (const c of connections) c.close(BROADCAST_CLOSE.goingAway, 'server shutting down', 'going_away');
+          },
+        ],
         ['http', () => app.close()],
         ['postgres', () => pool.end()],
         ['tracing', () => tracing.shutdown()],

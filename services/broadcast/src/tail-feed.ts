@@ -127,7 +127,8 @@ export class TailFeed {
     if (tails === undefined) return;
     let frame: Buffer | undefined;
     // The event's bytes as they came from Kafka (already checked against its schema), wrapped once.
-    const build = () => (frame ??= Buffer.concat([Buffer.from(`{"type":"event","v":1,"project":${JSON.stringify(event.project_key)},"event":`), raw, Buffer.from('}')]));
+    const build = () =>
+      (frame ??= Buffer.concat([Buffer.from(`{"type":"event","v":1,"project":${JSON.stringify(event.project_key)},"event":`), raw, Buffer.from('}')]));
     for (const tail of tails) this.options.onEvent?.(tail.offer(event, build));
   }
 }

@@ -83,7 +83,13 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     auth,
     send: { intake, idempotency: deps.idempotency },
     validator: deps.validator,
-    senders: new GitHubSenders({ directory: deps.directory, auth, redis: deps.redis, pool, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS } }),
+    senders: new GitHubSenders({
+      directory: deps.directory,
+      auth,
+      redis: deps.redis,
+      pool,
+      secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS },
+    }),
     now: deps.now,
     maxBodyValues: env.BODY_MAX_JSON_VALUES,
   });
@@ -92,11 +98,38 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerSystemRoutes(app, { auth, pool, redis: deps.redis, kafkaReady: deps.kafkaReady, metrics: deps.metrics, now: deps.now });
 
   const { controlFeed } = deps;
-  registerAdminRoutes(app, { adminToken: env.ADMIN_TOKEN, auth, throttle: deps.throttle, pool, controlFeed, defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA, limitDefaults: deps.limitDefaults });
-  registerProjectRoutes(app, { auth, pool, controlFeed, refusals, limitDefaults: deps.limitDefaults, ceilings: { monthlyQuota: env.ACCOUNT_MAX_MONTHLY_QUOTA, burst: env.ACCOUNT_MAX_BURST_LIMIT, hourly: env.ACCOUNT_MAX_HOURLY_REQUEST_LIMIT } });
+  registerAdminRoutes(app, {
+    adminToken: env.ADMIN_TOKEN,
+    auth,
+    throttle: deps.throttle,
+    pool,
+    controlFeed,
+    defaultMonthlyQuota: env.DEFAULT_MONTHLY_QUOTA,
+    limitDefaults: deps.limitDefaults,
+  });
+  registerProjectRoutes(app, {
+    auth,
+    pool,
+    controlFeed,
+    refusals,
+    limitDefaults: deps.limitDefaults,
+    ceilings: { monthlyQuota: env.ACCOUNT_MAX_MONTHLY_QUOTA, burst: env.ACCOUNT_MAX_BURST_LIMIT, hourly: env.ACCOUNT_MAX_HOURLY_REQUEST_LIMIT },
+  });
   registerTileRoutes(app, { auth, pool, controlFeed, maxTilesPerProject: env.MAX_TILES_PER_PROJECT, previewTimeLimitMs: env.PREVIEW_TIME_LIMIT_MS });
   registerOwnTokenRoutes(app, { auth, pool });
   registerIntegrationSecretRoutes(app, { auth, pool, controlFeed, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS } });
-  registerNotificationRoutes(app, { auth, pool, secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS }, targetPolicy: { allowPrivate: env.NOTIFY_ALLOW_PRIVATE, allowTargets: parseAllowedTargets(env.NOTIFY_ALLOW_TARGETS) }, requestSend: deps.requestNotification, outcomes: deps.notificationOutcomes, sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_MS, sends: new FixedWindowCounter(deps.redis, 'ns', 60, deps.now), sendsPerMinute: env.NOTIFY_SENDS_PER_MINUTE, maxServicesPerAccount: env.MAX_NOTIFICATION_SERVICES_PER_ACCOUNT, controlFeed: deps.controlFeed });
+  registerNotificationRoutes(app, {
+    auth,
+    pool,
+    secretKeys: { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS },
+    targetPolicy: { allowPrivate: env.NOTIFY_ALLOW_PRIVATE, allowTargets: parseAllowedTargets(env.NOTIFY_ALLOW_TARGETS) },
+    requestSend: deps.requestNotification,
+    outcomes: deps.notificationOutcomes,
+    sendTimeoutMs: env.NOTIFY_SEND_TIMEOUT_MS,
+    sends: new FixedWindowCounter(deps.redis, 'ns', 60, deps.now),
+    sendsPerMinute: env.NOTIFY_SENDS_PER_MINUTE,
+    maxServicesPerAccount: env.MAX_NOTIFICATION_SERVICES_PER_ACCOUNT,
+    controlFeed: deps.controlFeed,
+  });
   return app;
 }

@@ -1,4 +1,12 @@
-import { commonEnvProperties, loadEnv, outboundEnvProperties, proxyEnvProperties, type EnvOf, redisEnvProperties, secretsEnvProperties } from '@pulseboard/config';
+import {
+  commonEnvProperties,
+  loadEnv,
+  outboundEnvProperties,
+  proxyEnvProperties,
+  type EnvOf,
+  redisEnvProperties,
+  secretsEnvProperties,
+} from '@pulseboard/config';
 
 const properties = {
   ...commonEnvProperties,
@@ -19,7 +27,8 @@ const properties = {
   ADMIN_TOKEN: {
     type: 'string',
     strongSecret: true,
-    description: 'Bearer token of the admin API (/api/v1/admin/*). Required, 32+ random bytes; a short, repetitive, published or placeholder value stops the service (SECURITY.md).',
+    description:
+      'Bearer token of the admin API (/api/v1/admin/*). Required, 32+ random bytes; a short, repetitive, published or placeholder value stops the service (SECURITY.md).',
   },
   // Environment defaults for the limits of spec section 8; projects and accounts may override.
   DEFAULT_BURST_LIMIT: { type: 'integer', minimum: 1, default: 100, description: 'Events a project may send per minute, unless the project sets its own.' },
@@ -48,13 +57,15 @@ const properties = {
     type: 'integer',
     minimum: 0,
     default: 0,
-    description: 'How long an event may wait for others to share its produce request, only while requests come less than that apart (a trickle leaves on the next event-loop turn). 0: one event-loop turn. Fewer produce requests for some latency.',
+    description:
+      'How long an event may wait for others to share its produce request, only while requests come less than that apart (a trickle leaves on the next event-loop turn). 0: one event-loop turn. Fewer produce requests for some latency.',
   },
   KAFKA_DELIVERY_TIMEOUT_MS: {
     type: 'integer',
     minimum: 100,
     default: 5000,
-    description: "How long a request waits for the broker's acknowledgement before answering 503 with Retry-After; a message not yet handed to Kafka by then is withdrawn.",
+    description:
+      "How long a request waits for the broker's acknowledgement before answering 503 with Retry-After; a message not yet handed to Kafka by then is withdrawn.",
   },
   KAFKA_BATCH_MAX_BYTES: {
     type: 'integer',

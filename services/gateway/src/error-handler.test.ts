@@ -37,19 +37,46 @@ describe('the error handler renders every catalog code in both shapes (spec 7, C
     const message = entry(code).message;
     const retryAfter = entry(shown as ErrorCode).retryAfterSeconds;
     const ingest = await call('/ingest', () => new PulseboardError(code));
-    expect(ingest).toEqual({ status: entry(code).status, body: { status: 'error', code: shown, message }, retryAfter: retryAfter === undefined ? undefined : String(retryAfter) });
+    expect(ingest).toEqual({
+      status: entry(code).status,
+      body: { status: 'error', code: shown, message },
+      retryAfter: retryAfter === undefined ? undefined : String(retryAfter),
+    });
     const envelope = await call('/api/v1/thing', () => new PulseboardError(code));
-    expect(envelope).toEqual({ status: entry(code).status, body: { error: { code: shown, message } }, retryAfter: retryAfter === undefined ? undefined : String(retryAfter) });
+    expect(envelope).toEqual({
+      status: entry(code).status,
+      body: { error: { code: shown, message } },
+      retryAfter: retryAfter === undefined ? undefined : String(retryAfter),
+    });
   });
 
   it('shows details in both shapes and the extra fields of a refusal only in the ingest shape; its own headers win', async () => {
     const limited = () =>
-      new PulseboardError('rate_limit_exceeded', { message: 'slow down', extra: { rate_limit: 3, current_usage: 3, retry_after: 42 }, headers: { 'retry-after': 42 } });
-    expect(await call('/ingest', limited)).toEqual({ status: 429, body: { status: 'error', code: 'rate_limit_exceeded', message: 'slow down', rate_limit: 3, current_usage: 3, retry_after: 42 }, retryAfter: '42' });
-    expect(await call('/api/v1/thing', limited)).toEqual({ status: 429, body: { error: { code: 'rate_limit_exceeded', message: 'slow down' } }, retryAfter: '42' });
+      new PulseboardError('rate_limit_exceeded', {
+        message: 'slow down',
+        extra: { rate_limit: 3, current_usage: 3, retry_after: 42 },
+        headers: { 'retry-after': 42 },
+      });
+    expect(await call('/ingest', limited)).toEqual({
+      status: 429,
+      body: { status: 'error', code: 'rate_limit_exceeded', message: 'slow down', rate_limit: 3, current_usage: 3, retry_after: 42 },
+      retryAfter: '42',
+    });
+    expect(await call('/api/v1/thing', limited)).toEqual({
+      status: 429,
+      body: { error: { code: 'rate_limit_exceeded', message: 'slow down' } },
+      retryAfter: '42',
+    });
     const invalid = () => new PulseboardError('validation_error', { details: { type: ['is not included in the list'] } });
-    expect((await call('/ingest', invalid)).body).toEqual({ status: 'error', code: 'validation_error', message: 'Validation failed', details: { type: ['is not included in the list'] } });
-    expect((await call('/api/v1/thing', invalid)).body).toEqual({ error: { code: 'validation_error', message: 'Validation failed', details: { type: ['is not included in the list'] } } });
+    expect((await call('/ingest', invalid)).body).toEqual({
+      status: 'error',
+      code: 'validation_error',
+      message: 'Validation failed',
+      details: { type: ['is not included in the list'] },
+    });
+    expect((await call('/api/v1/thing', invalid)).body).toEqual({
+      error: { code: 'validation_error', message: 'Validation failed', details: { type: ['is not included in the list'] } },
+    });
   });
 
   it('maps what is not a catalog error, and never shows internals', async () => {

@@ -17,7 +17,12 @@ declare module 'fastify' {
 // Connection-level failures of Redis (ioredis) and Postgres (pg): the request may well succeed
 // later, so they are 503 with Retry-After, not 500.
 const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P03', '08000', '08001', '08003', '08006']);
-const OUTAGE_MESSAGES = new Set(['Connection is closed.', 'Command timed out', 'Connection terminated unexpectedly', 'timeout exceeded when trying to connect']);
+const OUTAGE_MESSAGES = new Set([
+  'Connection is closed.',
+  'Command timed out',
+  'Connection terminated unexpectedly',
+  'timeout exceeded when trying to connect',
+]);
 
 function isBackingServiceOutage(error: { name?: unknown; code?: unknown; message?: unknown }): boolean {
   return error.name === 'MaxRetriesPerRequestError' || OUTAGE_CODES.has(String(error.code)) || OUTAGE_MESSAGES.has(String(error.message));
@@ -53,7 +58,8 @@ function toPulseboardError(error: FastifyError, request: FastifyRequest): Pulseb
   if (bodyError !== undefined) return bodyError();
   if (error instanceof SyntaxError || error.statusCode === 400) return new PulseboardError('bad_request');
   if (isRetryable(error) || isBackingServiceOutage(error)) return new PulseboardError('service_unavailable', { cause: error });
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new PulseboardError('bad_request', { message: error.message });
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+    return new PulseboardError('bad_request', { message: error.message });
   return new PulseboardError('internal_error', { cause: error });
 }
 
@@ -90,12 +96,25 @@ export function registerErrorHandler(app: FastifyInstance, deps: { rejected: Cou
     if (status === 503) {
       // A dependency is away (every request says so during an outage): the reason, without a stack each time.
       const cause = (error.cause ?? thrown) as { message?: unknown; code?: unknown };
-      request.log.warn({ event: 'request_failed', req_id: request.id, code: error.code, reason: String(cause.message ?? error.message), reason_code: cause.code, url: request.url, method: request.method, status });
+      request.log.warn({
+        event: 'request_failed',
+        req_id: request.id,
+        code: error.code,
+        reason: String(cause.message ?? error.message),
+        reason_code: cause.code,
+        url: request.url,
+        method: request.method,
+        status,
+      });
     } else if (status >= 500) request.log.error({ event: 'request_failed', req_id: request.id, err: thrown, url: request.url, method: request.method, status });
     sendError(reply, config.errorShape ?? 'envelope', error);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request.url.startsWith('/ingest') ? 'ingest' : 'envelope', new PulseboardError('not_found', { message: `No route ${request.method} ${request.url.split('?')[0]}` })),
+    sendError(
+      reply,
+      request.url.startsWith('/ingest') ? 'ingest' : 'envelope',
+      new PulseboardError('not_found', { message: `No route ${request.method} ${request.url.split('?')[0]}` }),
+    ),
   );
 }
 
@@ -106,7 +125,10 @@ export function registerErrorHandler(app: FastifyInstance, deps: { rejected: Cou
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode ?? 400;
-  const answer = status >= 500 ? new PulseboardError('internal_error', { cause: error }) : new PulseboardError('bad_request', { message: 'The request URL is not valid percent-encoded UTF-8' });
+  const answer =
+    status >= 500
+      ? new PulseboardError('internal_error', { cause: error })
+      : new PulseboardError('bad_request', { message: 'The request URL is not valid percent-encoded UTF-8' });
   if (status >= 500) request.log.error({ event: 'request_failed', req_id: request.id, err: error, method: request.method });
   sendError(reply, request.url.startsWith('/ingest') ? 'ingest' : 'envelope', answer);
 }

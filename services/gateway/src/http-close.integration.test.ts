@@ -17,7 +17,9 @@ describe('gateway drain with a request that never ends', () => {
     socket.on('error', () => {});
     // Headers promise 100 bytes of body; once the server has taken the request in (its 100 Continue), only 10 come.
     const continued = new Promise<void>((resolve) => socket.on('data', (chunk) => chunk.toString().includes('100 Continue') && resolve()));
-    socket.write('POST /ingest HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer evk_stalled\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n');
+    socket.write(
+      'POST /ingest HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer evk_stalled\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
+    );
     await continued;
     socket.write('{"project_');
 

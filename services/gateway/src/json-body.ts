@@ -40,7 +40,12 @@ export function registerJsonBodyParser(app: FastifyInstance, options: { maxValue
       return;
     }
     if (jsonHasMoreValuesThan(body as string, options.maxValues)) {
-      done(new PulseboardError('payload_too_large', { message: `The request body holds more than ${options.maxValues} JSON values (array items and object fields)` }), undefined);
+      done(
+        new PulseboardError('payload_too_large', {
+          message: `The request body holds more than ${options.maxValues} JSON values (array items and object fields)`,
+        }),
+        undefined,
+      );
       return;
     }
     request.bodyEscapeFree = !jsonTextMayHoldUnstorable(body as string);

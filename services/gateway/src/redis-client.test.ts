@@ -18,7 +18,11 @@ describe('REDIS_CLUSTER_NODES', () => {
   });
 
   it('is checked with the rest of the environment at start-up, every problem reported at once', () => {
-    expect(() => loadGatewayEnv({ REDIS_CLUSTER_NODES: 'redis-0:6379,redis-1', GATEWAY_PORT: 'eighty' })).toThrow(/REDIS_CLUSTER_NODES[\s\S]*GATEWAY_PORT|GATEWAY_PORT[\s\S]*REDIS_CLUSTER_NODES/);
-    expect(loadGatewayEnv({ REDIS_CLUSTER_NODES: 'redis-0:6379, [::1]:7002', SECRETS_KEY: generateSecret(), ADMIN_TOKEN: generateSecret() }).REDIS_CLUSTER_NODES).toBe('redis-0:6379, [::1]:7002');
+    expect(() => loadGatewayEnv({ REDIS_CLUSTER_NODES: 'redis-0:6379,redis-1', GATEWAY_PORT: 'eighty' })).toThrow(
+      /REDIS_CLUSTER_NODES[\s\S]*GATEWAY_PORT|GATEWAY_PORT[\s\S]*REDIS_CLUSTER_NODES/,
+    );
+    expect(
+      loadGatewayEnv({ REDIS_CLUSTER_NODES: 'redis-0:6379, [::1]:7002', SECRETS_KEY: generateSecret(), ADMIN_TOKEN: generateSecret() }).REDIS_CLUSTER_NODES,
+    ).toBe('redis-0:6379, [::1]:7002');
   });
 });

@@ -50,7 +50,9 @@ describe('the gateway on a Redis Cluster (REDIS_CLUSTER_NODES)', () => {
 
   it('takes a webhooks batch whole or not at all, reports every limit, and replays an Idempotency-Key', async () => {
     const project = await gw.provision({ burstLimit: 5, hourlyLimit: 100, monthlyQuota: 100 });
-    const events = (n: number) => ({ events: Array.from({ length: n }, () => ({ type: 'metric', name: 'cpu', timestamp: new Date(clock.now()).toISOString(), attributes: {} })) });
+    const events = (n: number) => ({
+      events: Array.from({ length: n }, () => ({ type: 'metric', name: 'cpu', timestamp: new Date(clock.now()).toISOString(), attributes: {} })),
+    });
     expect((await gw.webhook(project, events(4))).status).toBe(202);
     const tooMany = await gw.webhook(project, events(2));
     expect(tooMany.status).toBe(429);

@@ -155,7 +155,9 @@ describe('bad input on the ingest endpoints (413, gzip, 415, 400, 404) and a fuz
       const single = await post('/api/v1/webhooks', event(attributes, false));
       expect(single.status).toBe(400);
       expect(single.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { attributes: message } } });
-      const batch = await gw.expectProducedNothing(() => post('/api/v1/webhooks', `{"events":[${event('{"ok":1}')},${event(attributes)}]}`, { 'idempotency-key': `deep-${Math.random()}` }));
+      const batch = await gw.expectProducedNothing(() =>
+        post('/api/v1/webhooks', `{"events":[${event('{"ok":1}')},${event(attributes)}]}`, { 'idempotency-key': `deep-${Math.random()}` }),
+      );
       expect(batch.status).toBe(400);
       expect(batch.body.error.details).toEqual({ 'events[1].attributes': message });
     }
@@ -199,7 +201,10 @@ describe('bad input on the ingest endpoints (413, gzip, 415, 400, 404) and a fuz
       );
       for (const { res, c } of results) {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (res.status >= 500) throw new Error(`${res.status} for ${c.path} ${JSON.stringify(c.headers)} ${Buffer.from(c.body).toString('utf8').slice(0, 300)}: ${JSON.stringify(res.body)}`);
+        if (res.status >= 500)
+          throw new Error(
+            `${res.status} for ${c.path} ${JSON.stringify(c.headers)} ${Buffer.from(c.body).toString('utf8').slice(0, 300)}: ${JSON.stringify(res.body)}`,
+          );
         if (res.status === 201) accepted += 1;
         if (res.status === 202) accepted += (res.body.count as number | undefined) ?? 1;
         // Every refusal is a documented shape.
@@ -225,9 +230,30 @@ function seeded(seed: number): () => number {
 }
 
 const NASTY_VALUES: unknown[] = [
-  null, true, 0, -1, 1e308, -0, 12345678901234567000, '', ' ', '\u0000', '\ud800', '💥'.repeat(50), 'x'.repeat(5000),
-  [], [null], {}, { $ref: '#' }, { __proto__: { polluted: true } }, { constructor: { prototype: { polluted: true } } },
-  '2024-02-30T25:61:61Z', '1970-01-01T00:00:00Z', 'deployment', ['a', 1], Array.from({ length: 60 }, () => 'l'),
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  -0,
+  12345678901234567000,
+  '',
+  ' ',
+  '\u0000',
+  '\ud800',
+  '💥'.repeat(50),
+  'x'.repeat(5000),
+  [],
+  [null],
+  {},
+  { $ref: '#' },
+  { __proto__: { polluted: true } },
+  { constructor: { prototype: { polluted: true } } },
+  '2024-02-30T25:61:61Z',
+  '1970-01-01T00:00:00Z',
+  'deployment',
+  ['a', 1],
+  Array.from({ length: 60 }, () => 'l'),
 ];
 
 function pick<T>(random: () => number, list: readonly T[]): T {
@@ -270,7 +296,11 @@ function fuzzCase(random: () => number, projectKey: string, i: number): { path: 
       text = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 200) }, () => Math.floor(random() * 256))).toString('latin1');
       break;
     case 5: // batches with bad members
-      text = JSON.stringify({ events: Array.from({ length: Math.floor(random() * 120) }, () => (random() < 0.3 ? valid : pick(random, NASTY_VALUES))).concat([{ ...valid, type: 'nope' }]) });
+      text = JSON.stringify({
+        events: Array.from({ length: Math.floor(random() * 120) }, () => (random() < 0.3 ? valid : pick(random, NASTY_VALUES))).concat([
+          { ...valid, type: 'nope' },
+        ]),
+      });
       break;
     case 6: // deep nesting
       text = JSON.stringify({ ...valid, type: 'bogus', attributes: deep(200 + Math.floor(random() * 800)) });

@@ -93,10 +93,24 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   }
   const metrics = createGatewayMetrics();
   instrumentPool(metrics.registry, pool);
-  const producer = new BatchingProducer({ kafka, logger, lingerMs: env.KAFKA_LINGER_MS, lingerOnlyWhenBusy: true, deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS, maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES, lanes: env.KAFKA_PRODUCER_LANES, onProduceRequest: (messages) => metrics.kafkaProduceRequestMessages.observe(messages) });
+  const producer = new BatchingProducer({
+    kafka,
+    logger,
+    lingerMs: env.KAFKA_LINGER_MS,
+    lingerOnlyWhenBusy: true,
+    deliveryTimeoutMs: env.KAFKA_DELIVERY_TIMEOUT_MS,
+    maxBatchBytes: env.KAFKA_BATCH_MAX_BYTES,
+    lanes: env.KAFKA_PRODUCER_LANES,
+    onProduceRequest: (messages) => metrics.kafkaProduceRequestMessages.observe(messages),
+  });
   producer.start();
   // Control-plane writes leave through the outbox; any gateway relays it (a repeat is harmless: readers compare revisions).
-  const controlRelay = new OutboxRelay({ producer, logger, sources: [outboxSource(pool, CONTROL_OUTBOX_TABLE, { topics: [env.TOPIC_CONTROL] })], partitions: () => [CONTROL_OUTBOX_PARTITION] });
+  const controlRelay = new OutboxRelay({
+    producer,
+    logger,
+    sources: [outboxSource(pool, CONTROL_OUTBOX_TABLE, { topics: [env.TOPIC_CONTROL] })],
+    partitions: () => [CONTROL_OUTBOX_PARTITION],
+  });
   if (overrides.skipTopicCheck !== true) controlRelay.start();
   const controlFeed: ControlFeed = {
     topic: env.TOPIC_CONTROL,
@@ -116,9 +130,14 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   // Loaded before the first request when Redis has none (first start, Redis emptied). Redis being
   // down does not keep the gateway from starting (it answers 503 until Redis is back): the set
   // loads on the first throttled check that finds it missing.
-  await credentials.ensureLoaded().catch((err: unknown) => logger.warn({ event: 'credential_set_load_failed', err }, 'valid-credential set not loaded at start'));
+  await credentials
+    .ensureLoaded()
+    .catch((err: unknown) => logger.warn({ event: 'credential_set_load_failed', err }, 'valid-credential set not loaded at start'));
   const throttle = new AuthThrottle(new FixedWindowCounter(redis, 'af', 60, now), env.AUTH_FAILURES_PER_MINUTE);
-  const eventIds = new EventIdAllocator((blocks) => nextEventIdBlocks(pool, blocks), { minRatePerSecond: env.EVENT_ID_RESERVE_MIN_RATE, seconds: env.EVENT_ID_RESERVE_SECONDS });
+  const eventIds = new EventIdAllocator((blocks) => nextEventIdBlocks(pool, blocks), {
+    minRatePerSecond: env.EVENT_ID_RESERVE_MIN_RATE,
+    seconds: env.EVENT_ID_RESERVE_SECONDS,
+  });
   await eventIds.fill();
   const deps: GatewayDeps = {
     env,
@@ -134,7 +153,11 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     pipeline: new EventPipeline(producer, eventIds, env.TOPIC_EVENTS),
     validator: createEnvelopeValidator(),
     metrics,
-    idempotency: new IdempotencyStore(redis, env.IDEMPOTENCY_TTL_SECONDS, Math.ceil((env.KAFKA_DELIVERY_TIMEOUT_MS + env.WEBHOOK_OUTCOME_TIMEOUT_MS) / 1000) + 2),
+    idempotency: new IdempotencyStore(
+      redis,
+      env.IDEMPOTENCY_TTL_SECONDS,
+      Math.ceil((env.KAFKA_DELIVERY_TIMEOUT_MS + env.WEBHOOK_OUTCOME_TIMEOUT_MS) / 1000) + 2,
+    ),
     controlFeed,
     ...(ruleOutcomes === undefined ? {} : { ruleOutcomes }),
     requestNotification: (request) => producer.send(env.TOPIC_NOTIFICATION_REQUESTS, TOPICS.notificationRequests.encode(request)),

@@ -27,7 +27,10 @@ describe('NUL and lone surrogates in bodies, query parameters and path ids', () 
     const tile = await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: 'fine', kind: 'metric', rule: RULE } });
     expect(tile.status).toBe(201);
     tileId = tile.body.data.id;
-    const service = await request(url('/api/v1/notifications'), { token: project.userToken, body: { name: 'hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' } } });
+    const service = await request(url('/api/v1/notifications'), {
+      token: project.userToken,
+      body: { name: 'hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' } },
+    });
     expect(service.status).toBe(201);
     serviceId = service.body.data.id;
   });

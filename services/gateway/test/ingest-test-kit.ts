@@ -1,6 +1,15 @@
 import { expect } from 'vitest';
 import { Redis } from 'ioredis';
-import { envelope, provisionProject, request, setEnvelopeClock, TEST_ADMIN_TOKEN, TEST_REDIS_URL, topicMessageCount, type JsonResponse } from '@pulseboard/test-kit';
+import {
+  envelope,
+  provisionProject,
+  request,
+  setEnvelopeClock,
+  TEST_ADMIN_TOKEN,
+  TEST_REDIS_URL,
+  topicMessageCount,
+  type JsonResponse,
+} from '@pulseboard/test-kit';
 import { startTestGateway } from './test-gateway.ts';
 import type { GatewayOverrides } from '../src/service.ts';
 

@@ -15,7 +15,7 @@ describe('retry schedule', () => {
     expect(tries).toBeGreaterThan(20);
   });
 
-  it("honours a longer Retry-After, within the cap", () => {
+  it('honours a longer Retry-After, within the cap', () => {
     expect(nextDelayMs(1, { firstMs: 1000, maxMs: hour, retryAfterMs: 30_000, random: () => 1 })).toBe(30_000);
     expect(nextDelayMs(1, { firstMs: 1000, maxMs: hour, retryAfterMs: 10 * hour, random: () => 1 })).toBe(hour);
     // Past a short cap of our own too: the target asked for it.

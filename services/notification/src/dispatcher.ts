@@ -64,7 +64,8 @@ export class Dispatcher {
       return;
     }
     // Several workers: some send while others claim and record (SKIP LOCKED keeps them apart).
-    this.running = Promise.all(Array.from({ length: this.deps.env.NOTIFY_WORKERS }, () => this.drain())).then(() => undefined)
+    this.running = Promise.all(Array.from({ length: this.deps.env.NOTIFY_WORKERS }, () => this.drain()))
+      .then(() => undefined)
       .catch((error: unknown) => this.deps.logger.warn({ event: 'dispatch_failed', err: error }))
       .finally(() => {
         this.running = undefined;
@@ -144,8 +145,13 @@ export class Dispatcher {
   }
 
   private async record(delivered: { id: string; responseStatus: number | null }[], requested: NotificationOutcome[]): Promise<void> {
-    await markDelivered(this.deps.pool, delivered).catch((error: unknown) => this.deps.logger.warn({ event: 'delivered_not_recorded', deliveries: delivered.length, err: error }));
-    for (const outcome of requested) await this.deps.publishOutcome(outcome).catch((error: unknown) => this.deps.logger.warn({ event: 'outcome_not_published', delivery_id: outcome.delivery_id, err: error }));
+    await markDelivered(this.deps.pool, delivered).catch((error: unknown) =>
+      this.deps.logger.warn({ event: 'delivered_not_recorded', deliveries: delivered.length, err: error }),
+    );
+    for (const outcome of requested)
+      await this.deps
+        .publishOutcome(outcome)
+        .catch((error: unknown) => this.deps.logger.warn({ event: 'outcome_not_published', delivery_id: outcome.delivery_id, err: error }));
   }
 
   private async attempt(d: DueDelivery, delivered: { id: string; responseStatus: number | null }[], requested: NotificationOutcome[]): Promise<void> {
@@ -188,11 +194,19 @@ export class Dispatcher {
         this.nextPoll.planAt(Date.now() + delay);
         status = 'pending';
       }
-      logger.info({ event: givesUp ? 'delivery_failed' : 'delivery_retry_scheduled', delivery_id: d.id, attempts, error: result.error, detail: result.detail, retry_in_ms: givesUp ? undefined : delay });
+      logger.info({
+        event: givesUp ? 'delivery_failed' : 'delivery_retry_scheduled',
+        delivery_id: d.id,
+        attempts,
+        error: result.error,
+        detail: result.detail,
+        retry_in_ms: givesUp ? undefined : delay,
+      });
     }
     metrics.attempts.inc({ outcome: status });
     // Requests from the API hear after the first try, and again when a later try settles them.
-    if (d.kind !== 'transition' && (attempts === 1 || status !== 'pending')) requested.push({ request_id: d.id, delivery_id: d.id, status, attempts, response_status: result.status });
+    if (d.kind !== 'transition' && (attempts === 1 || status !== 'pending'))
+      requested.push({ request_id: d.id, delivery_id: d.id, status, attempts, response_status: result.status });
   }
 
   async stop(): Promise<void> {

@@ -22,13 +22,15 @@ const properties = {
     minimum: 0,
     maximum: 1000,
     default: 100,
-    description: "While tile changes flow, fetches are this far apart, so one fetch and one insert serve this long's changes; adds up to this much to delivery latency.",
+    description:
+      "While tile changes flow, fetches are this far apart, so one fetch and one insert serve this long's changes; adds up to this much to delivery latency.",
   },
   NOTIFICATION_TARGETS_POLL_MS: {
     type: 'integer',
     minimum: 1000,
     default: 60000,
-    description: "Safety net only: how often every project's attached services are read again (changes arrive through the control topic and, by order, with each tile change).",
+    description:
+      "Safety net only: how often every project's attached services are read again (changes arrive through the control topic and, by order, with each tile change).",
   },
   NOTIFY_FIRST_RETRY_MS: {
     type: 'integer',

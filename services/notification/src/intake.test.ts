@@ -56,7 +56,16 @@ describe('transitionDeliveries', () => {
       ['dlv_5_7', 7, 3, 'transition', 10, 77, 5],
       ['dlv_5_8', 8, 3, 'transition', 10, 77, 5],
     ]);
-    expect(rows[0]!.payload).toEqual({ tile_id: 10, tile_name: 'Errors', project_key: 'pk_a', status: 'critical', previous_status: 'ok', value: 5, event_id: 77, changed_at: '2026-01-01T00:00:00.000Z' });
+    expect(rows[0]!.payload).toEqual({
+      tile_id: 10,
+      tile_name: 'Errors',
+      project_key: 'pk_a',
+      status: 'critical',
+      previous_status: 'ok',
+      value: 5,
+      event_id: 77,
+      changed_at: '2026-01-01T00:00:00.000Z',
+    });
   });
 
   it('a batch without transitions asks for no targets at all', async () => {
@@ -87,7 +96,16 @@ describe('revisionOf', () => {
 describe('requestDelivery', () => {
   it('a send request is one delivery with the request id; a test send is kind test', () => {
     const r: NotificationRequest = { request_id: 'msg_1', service_id: 4, account_id: 2, subject: 's', body: 'b', test: false };
-    expect(requestDelivery(r)).toEqual({ id: 'msg_1', serviceId: 4, accountId: 2, kind: 'message', tileId: null, eventId: null, position: null, payload: { subject: 's', body: 'b' } });
+    expect(requestDelivery(r)).toEqual({
+      id: 'msg_1',
+      serviceId: 4,
+      accountId: 2,
+      kind: 'message',
+      tileId: null,
+      eventId: null,
+      position: null,
+      payload: { subject: 's', body: 'b' },
+    });
     expect(requestDelivery({ ...r, test: true }).kind).toBe('test');
   });
 });

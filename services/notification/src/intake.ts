@@ -35,7 +35,9 @@ export function revisionOf(header: Buffer | string | (Buffer | string)[] | undef
 export async function transitionDeliveries(changes: readonly ConsumedChange[], targets: TargetLookup): Promise<NewDelivery[]> {
   const transitions = changes.filter((m) => m.value.status !== m.value.previous_status);
   if (transitions.length === 0) return [];
-  const found = await targets.targetsFor(transitions.map((m) => ({ projectKey: m.value.project_key, tileId: m.value.tile_id, revision: revisionOf(m.raw.headers?.[PROJECT_REVISION_HEADER]) })));
+  const found = await targets.targetsFor(
+    transitions.map((m) => ({ projectKey: m.value.project_key, tileId: m.value.tile_id, revision: revisionOf(m.raw.headers?.[PROJECT_REVISION_HEADER]) })),
+  );
   const rows: NewDelivery[] = [];
   for (const { value: c } of transitions) {
     const target = found.get(c.tile_id);
@@ -49,7 +51,16 @@ export async function transitionDeliveries(changes: readonly ConsumedChange[], t
         tileId: c.tile_id,
         eventId: c.event_id,
         position: c.position,
-        payload: { tile_id: c.tile_id, tile_name: c.tile_name, project_key: c.project_key, status: c.status, previous_status: c.previous_status, value: c.value, event_id: c.event_id, changed_at: c.changed_at },
+        payload: {
+          tile_id: c.tile_id,
+          tile_name: c.tile_name,
+          project_key: c.project_key,
+          status: c.status,
+          previous_status: c.previous_status,
+          value: c.value,
+          event_id: c.event_id,
+          changed_at: c.changed_at,
+        },
       });
     }
   }
@@ -58,7 +69,16 @@ export async function transitionDeliveries(changes: readonly ConsumedChange[], t
 
 /** A message the API asked for (send_message, or send: a test): one delivery, its id the request's. */
 export function requestDelivery(r: NotificationRequest): NewDelivery {
-  return { id: r.request_id, serviceId: r.service_id, accountId: r.account_id, kind: r.test ? 'test' : 'message', tileId: null, eventId: null, position: null, payload: { subject: r.subject, body: r.body } };
+  return {
+    id: r.request_id,
+    serviceId: r.service_id,
+    accountId: r.account_id,
+    kind: r.test ? 'test' : 'message',
+    tileId: null,
+    eventId: null,
+    position: null,
+    payload: { subject: r.subject, body: r.body },
+  };
 }
 
 export interface IntakeDeps {

@@ -20,11 +20,14 @@ export class NextPoll {
     if (this.stopped || at >= this.at) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.at = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.at = Number.POSITIVE_INFINITY;
-      if (!this.stopped) this.poll();
-    }, Math.max(0, at - this.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.at = Number.POSITIVE_INFINITY;
+        if (!this.stopped) this.poll();
+      },
+      Math.max(0, at - this.now()),
+    );
   }
 
   /**

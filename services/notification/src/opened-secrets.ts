@@ -18,7 +18,9 @@ export class WebhookSigner {
   }
 
   sign(msgId: string, timestamp: Date, payload: string): string {
-    return `v1,${createHmac('sha256', this.key).update(`${msgId}.${Math.floor(timestamp.getTime() / 1000)}.${payload}`).digest('base64')}`;
+    return `v1,${createHmac('sha256', this.key)
+      .update(`${msgId}.${Math.floor(timestamp.getTime() / 1000)}.${payload}`)
+      .digest('base64')}`;
   }
 }
 

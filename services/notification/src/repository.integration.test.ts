@@ -14,7 +14,10 @@ describe('the delivery schedule: when the next delivery falls due', () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let pool: pg.Pool;
   const insert = (id: string, inMs: number, status = 'pending') =>
-    pool.query(`INSERT INTO notification_deliveries (id, service_id, account_id, kind, payload, status, next_attempt_at) VALUES ($1, 1, 1, 'test', '{}', $2, now() + $3 * interval '1 millisecond')`, [id, status, inMs]);
+    pool.query(
+      `INSERT INTO notification_deliveries (id, service_id, account_id, kind, payload, status, next_attempt_at) VALUES ($1, 1, 1, 'test', '{}', $2, now() + $3 * interval '1 millisecond')`,
+      [id, status, inMs],
+    );
 
   beforeAll(async () => {
     database = await createScratchDatabase();
@@ -47,13 +50,21 @@ describe('the delivery schedule: when the next delivery falls due', () => {
     const one = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
       for (const id of ['p1', 'p2']) {
-        const sent = await insertClaimedDeliveries(one, [{ id, serviceId: 1, accountId: 1, kind: 'test', tileId: null, eventId: null, position: null, payload: {} }], 30_000);
+        const sent = await insertClaimedDeliveries(
+          one,
+          [{ id, serviceId: 1, accountId: 1, kind: 'test', tileId: null, eventId: null, position: null, payload: {} }],
+          30_000,
+        );
         expect(sent.map((d) => d.id)).toEqual([id]);
         await markDelivered(one, [{ id, responseStatus: 200 }]);
       }
       // The one connection's named statements: the insert, the services' read and the mark, each once.
       const { rows } = await one.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements ORDER BY statement');
-      expect(rows.map((r) => r.statement.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['SELECT id::text', 'UPDATE notification_deliveries', 'WITH inserted']);
+      expect(rows.map((r) => r.statement.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
+        'SELECT id::text',
+        'UPDATE notification_deliveries',
+        'WITH inserted',
+      ]);
     } finally {
       await one.end();
     }

@@ -60,7 +60,10 @@ type ClaimedDelivery = Omit<DueDelivery, 'service_kind' | 'service_name' | 'conf
 /** Adds to each delivery its service as the sender needs it (all null when the service was deleted since). */
 async function withServices(pool: Pool, deliveries: ClaimedDelivery[]): Promise<DueDelivery[]> {
   if (deliveries.length === 0) return [];
-  const services = await loadNotificationServices(pool, deliveries.map((d) => Number(d.service_id)));
+  const services = await loadNotificationServices(
+    pool,
+    deliveries.map((d) => Number(d.service_id)),
+  );
   return deliveries.map((d) => {
     const s = services.get(Number(d.service_id));
     return { ...d, service_kind: s?.kind ?? null, service_name: s?.name ?? null, config: s?.config ?? null, secrets: s?.secrets ?? null };
@@ -124,11 +127,18 @@ export async function markDelivered(pool: Pool, delivered: readonly { id: string
 }
 
 export async function markRetry(pool: Pool, id: string, error: string, responseStatus: number | null, delayMs: number): Promise<void> {
-  await pool.query(`UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $2, response_status = $3, next_attempt_at = now() + $4 * interval '1 millisecond' WHERE id = $1`, [id, error, responseStatus, delayMs]);
+  await pool.query(
+    `UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $2, response_status = $3, next_attempt_at = now() + $4 * interval '1 millisecond' WHERE id = $1`,
+    [id, error, responseStatus, delayMs],
+  );
 }
 
 export async function markFailed(pool: Pool, id: string, error: string, responseStatus: number | null): Promise<void> {
-  await pool.query(`UPDATE notification_deliveries SET status = 'failed', attempts = attempts + 1, last_error = $2, response_status = $3 WHERE id = $1`, [id, error, responseStatus]);
+  await pool.query(`UPDATE notification_deliveries SET status = 'failed', attempts = attempts + 1, last_error = $2, response_status = $3 WHERE id = $1`, [
+    id,
+    error,
+    responseStatus,
+  ]);
 }
 
 /** Pending deliveries: due now (waiting for a sender) and scheduled later (retries, leases). Read through the pending-only index. */

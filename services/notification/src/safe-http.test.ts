@@ -13,7 +13,18 @@ const only = (...targets: string[]) => ({ allowPrivate: false, allowTargets: par
 describe('outbound safety (SSRF)', () => {
   // Every form is in packages/contracts/src/outbound-address.test.ts; here, that the connection path uses it.
   it('refuses loopback, private, link-local, metadata and embedded-IPv4 addresses; allows public ones', () => {
-    for (const address of ['127.0.0.1', '::1', '10.0.0.5', '169.254.169.254', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::7f00:1', '2002:7f00:1::']) {
+    for (const address of [
+      '127.0.0.1',
+      '::1',
+      '10.0.0.5',
+      '169.254.169.254',
+      '0.0.0.0',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '::7f00:1',
+      '2002:7f00:1::',
+    ]) {
       expect(refused(address, strict), address).toBe(true);
     }
     for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111']) expect(refused(address, strict), address).toBe(false);
@@ -26,8 +37,18 @@ describe('outbound safety (SSRF)', () => {
 
   it('refuses IPv4 hidden in IPv6 literals before connecting, with a reason that names no address', async () => {
     const options = { connectTimeoutMs: 1000, timeoutMs: 2000, maxResponseBytes: 1024, policy: strict };
-    for (const url of ['http://[::7f00:1]:18931/', 'http://[::127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[64:ff9b::7f00:1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://0x7f.1/']) {
-      const error = await postJson(url, '{}', {}, options).then(() => undefined, (e: unknown) => e);
+    for (const url of [
+      'http://[::7f00:1]:18931/',
+      'http://[::127.0.0.1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://0x7f.1/',
+    ]) {
+      const error = await postJson(url, '{}', {}, options).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, url).toBeInstanceOf(TargetRefused);
       expect(publicReason(error), url).toBe(TARGET_REFUSED_REASON);
       expect(publicReason(error), url).not.toMatch(/\d+\.\d+|::|18931/);
@@ -45,23 +66,45 @@ describe('outbound safety (SSRF)', () => {
     const redisLike = tcpServer((socket) => socket.end('-ERR unknown command\r\n')).listen(0, '127.0.0.1');
     await Promise.all([once(closing, 'listening'), once(redisLike, 'listening')]);
     const portOf = (s: typeof closing) => (s.address() as { port: number }).port;
-    const loopback = { connectTimeoutMs: 1000, timeoutMs: 2000, maxResponseBytes: 1024, policy: only(`127.0.0.1:${port}`, `[::1]:${port}`, `127.0.0.1:${portOf(closing)}`, `127.0.0.1:${portOf(redisLike)}`) };
+    const loopback = {
+      connectTimeoutMs: 1000,
+      timeoutMs: 2000,
+      maxResponseBytes: 1024,
+      policy: only(`127.0.0.1:${port}`, `[::1]:${port}`, `127.0.0.1:${portOf(closing)}`, `127.0.0.1:${portOf(redisLike)}`),
+    };
     try {
-      for (const url of [`http://127.0.0.1:${port}/`, `http://[::1]:${port}/`, `http://127.0.0.1:${portOf(closing)}/`, `http://127.0.0.1:${portOf(redisLike)}/`]) {
-        const error = await postJson(url, '{}', {}, loopback).then(() => undefined, (e: unknown) => e);
+      for (const url of [
+        `http://127.0.0.1:${port}/`,
+        `http://[::1]:${port}/`,
+        `http://127.0.0.1:${portOf(closing)}/`,
+        `http://127.0.0.1:${portOf(redisLike)}/`,
+      ]) {
+        const error = await postJson(url, '{}', {}, loopback).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(publicReason(error), url).toBe(COULD_NOT_CONNECT);
         expect(publicReason(error), url).toContain('could not connect');
       }
-      const refusedOne = await postJson(`http://127.0.0.1:${port}/`, '{}', {}, loopback).then(() => undefined, (e: unknown) => e);
+      const refusedOne = await postJson(`http://127.0.0.1:${port}/`, '{}', {}, loopback).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(operatorDetail(refusedOne)).toContain(String(port));
     } finally {
       closing.close();
       redisLike.close();
     }
-    const unresolved = await postJson('http://no-such-host.invalid/', '{}', {}, loopback).then(() => undefined, (e: unknown) => e);
+    const unresolved = await postJson('http://no-such-host.invalid/', '{}', {}, loopback).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(publicReason(unresolved)).toBe('the target host name did not resolve');
     expect(publicReason(unresolved)).not.toContain('invalid');
-    const byName = await postJson(`http://localhost:${port}/`, '{}', {}, { ...loopback, policy: strict }).then(() => undefined, (e: unknown) => e);
+    const byName = await postJson(`http://localhost:${port}/`, '{}', {}, { ...loopback, policy: strict }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(publicReason(byName)).toBe(TARGET_REFUSED_REASON);
     expect(operatorDetail(byName)).toMatch(/localhost resolves to/);
   });
@@ -72,7 +115,15 @@ describe('outbound safety (SSRF)', () => {
     await once(server, 'listening');
     const { port } = server.address() as { port: number };
     try {
-      const error = await postJson(`http://user:pass@127.0.0.1:${port}/`, '{}', {}, { connectTimeoutMs: 1000, timeoutMs: 2000, maxResponseBytes: 1024, policy: only(`127.0.0.1:${port}`) }).then(() => undefined, (e: unknown) => e);
+      const error = await postJson(
+        `http://user:pass@127.0.0.1:${port}/`,
+        '{}',
+        {},
+        { connectTimeoutMs: 1000, timeoutMs: 2000, maxResponseBytes: 1024, policy: only(`127.0.0.1:${port}`) },
+      ).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TargetRefused);
       expect(publicReason(error)).toBe('the target URL holds a user name or password');
       expect(requests).toBe(0);
@@ -89,7 +140,9 @@ describe('outbound safety (SSRF)', () => {
     try {
       await expect(postJson(`http://localhost:${port}/`, '{}', {}, { ...options, policy: strict })).rejects.toBeInstanceOf(TargetRefused);
       await expect(postJson(`http://127.0.0.1:${port}/`, '{}', {}, { ...options, policy: strict })).rejects.toBeInstanceOf(TargetRefused);
-      await expect(postJson(`http://localhost:${port}/`, '{}', {}, { ...options, policy: only(`127.0.0.1:${port}`, `[::1]:${port}`) })).rejects.toBeInstanceOf(TargetRefused);
+      await expect(postJson(`http://localhost:${port}/`, '{}', {}, { ...options, policy: only(`127.0.0.1:${port}`, `[::1]:${port}`) })).rejects.toBeInstanceOf(
+        TargetRefused,
+      );
       expect((await postJson(`http://127.0.0.1:${port}/`, '{}', {}, { ...options, policy: only(`127.0.0.1:${port}`) })).status).toBe(200);
     } finally {
       server.close();
@@ -124,7 +177,9 @@ describe('outbound safety (SSRF)', () => {
   });
 
   it('does not follow redirects and reads at most the response cap', async () => {
-    const server = createServer((req, res) => (req.url === '/redirect' ? res.writeHead(302, { location: 'http://169.254.169.254/' }).end() : res.end('x'.repeat(1_000_000)))).listen(0, '127.0.0.1');
+    const server = createServer((req, res) =>
+      req.url === '/redirect' ? res.writeHead(302, { location: 'http://169.254.169.254/' }).end() : res.end('x'.repeat(1_000_000)),
+    ).listen(0, '127.0.0.1');
     await once(server, 'listening');
     const { port } = server.address() as { port: number };
     const options = { connectTimeoutMs: 1000, timeoutMs: 2000, maxResponseBytes: 1024, policy: only(`127.0.0.1:${port}`) };

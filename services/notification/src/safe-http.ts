@@ -21,7 +21,8 @@ function vettingLookup(policy: TargetPolicy) {
     dnsLookup(hostname, { all: true }, (error, addresses) => {
       if (error !== null) return callback(error, '');
       const allowed = addresses.filter((a) => !refused(a.address, policy));
-      if (allowed.length === 0) return callback(new TargetRefused(TARGET_REFUSED_REASON, `${hostname} resolves to ${addresses.map((a) => a.address).join(', ')}`), '');
+      if (allowed.length === 0)
+        return callback(new TargetRefused(TARGET_REFUSED_REASON, `${hostname} resolves to ${addresses.map((a) => a.address).join(', ')}`), '');
       if (lookupOptions.all === true) return callback(null, allowed);
       return callback(null, allowed[0]!.address, allowed[0]!.family);
     });
@@ -45,7 +46,10 @@ function agentFor(protocol: string, policy: TargetPolicy): http.Agent {
 export class TargetRefused extends Error {
   readonly code = 'target_refused';
   readonly retryable = false;
-  constructor(message: string, readonly detail: string) {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
     super(message);
   }
 }
@@ -74,9 +78,11 @@ export interface PostOptions {
  */
 export function postJson(url: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<PostResult> {
   const target = new URL(url);
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new TargetRefused('the target is not an http or https URL', target.protocol));
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    return Promise.reject(new TargetRefused('the target is not an http or https URL', target.protocol));
   // Refused at creation; a target stored before that check never has its user name and password sent (Authorization: Basic).
-  if (target.username !== '' || target.password !== '') return Promise.reject(new TargetRefused('the target URL holds a user name or password', 'userinfo in the URL'));
+  if (target.username !== '' || target.password !== '')
+    return Promise.reject(new TargetRefused('the target URL holds a user name or password', 'userinfo in the URL'));
   const host = literalHost(target);
   if (host !== undefined && refused(host, options.policy, urlPort(target))) return Promise.reject(new TargetRefused(TARGET_REFUSED_REASON, host));
   const client = target.protocol === 'https:' ? https : http;

@@ -9,7 +9,17 @@ const transition = (tileName: string): Delivery => ({
   serviceName: 's',
   type: 'slack',
   config: {},
-  content: { kind: 'transition', tile_id: 1, tile_name: tileName, project_key: 'p<1>', status: 'critical', previous_status: 'ok', value: { note: '<b>&' }, event_id: 7, changed_at: '2026-01-01T00:00:00.000Z' },
+  content: {
+    kind: 'transition',
+    tile_id: 1,
+    tile_name: tileName,
+    project_key: 'p<1>',
+    status: 'critical',
+    previous_status: 'ok',
+    value: { note: '<b>&' },
+    event_id: 7,
+    changed_at: '2026-01-01T00:00:00.000Z',
+  },
 });
 
 /** Every string Slack parses as mrkdwn in a payload: top-level text and mrkdwn text objects. */
@@ -40,7 +50,13 @@ describe('Slack and email text built from user strings', () => {
   });
 
   it('a message subject and body are escaped in Slack text and mrkdwn', () => {
-    const payload = slackBody({ id: 'd2', serviceName: 's', type: 'slack', config: {}, content: { kind: 'message', subject: '<!here> deploy', body: `v2 & ${hostile}` } });
+    const payload = slackBody({
+      id: 'd2',
+      serviceName: 's',
+      type: 'slack',
+      config: {},
+      content: { kind: 'message', subject: '<!here> deploy', body: `v2 & ${hostile}` },
+    });
     const texts = mrkdwnTexts(payload);
     expect(texts[0]).toBe(`&lt;!here&gt; deploy: v2 &amp; ${escapeSlack(hostile)}`);
     expect(texts[1]).toBe(`v2 &amp; ${escapeSlack(hostile)}`);

@@ -7,11 +7,22 @@ import type { OpenedSecrets } from './opened-secrets.ts';
 
 /** What a delivery carries: a tile's status transition, or a message from the API. */
 export type DeliveryContent =
-  | { kind: 'transition'; tile_id: number; tile_name: string; project_key: string; status: string; previous_status: string; value: unknown; event_id: number | null; changed_at: string }
+  | {
+      kind: 'transition';
+      tile_id: number;
+      tile_name: string;
+      project_key: string;
+      status: string;
+      previous_status: string;
+      value: unknown;
+      event_id: number | null;
+      changed_at: string;
+    }
   | { kind: 'message' | 'test'; subject: string; body: string };
 
 /** `error` is recorded and shown to the tenant (generic); `detail`, when there is more, goes to the operator's log only. */
-export type SendResult = { ok: true; status: number | null } | { ok: false; status: number | null; retryable: boolean; retryAfterMs?: number; error: string; detail?: string };
+export type SendResult =
+  { ok: true; status: number | null } | { ok: false; status: number | null; retryable: boolean; retryAfterMs?: number; error: string; detail?: string };
 
 export interface Delivery {
   id: string;
@@ -31,12 +42,24 @@ function textOf(c: DeliveryContent): string {
   return `Tile "${c.tile_name}" (project ${c.project_key}) went from ${c.previous_status} to ${c.status}. Value: ${JSON.stringify(c.value)}. Event: ${c.event_id ?? 'none (time-driven)'}. At ${c.changed_at}.`;
 }
 
-
 /** The Standard Webhooks payload: `{type, timestamp, data}`. */
 function webhookBody(d: Delivery, at: Date): string {
   const c = d.content;
   const type = c.kind === 'transition' ? 'tile.status_changed' : c.kind === 'test' ? 'notification.test' : 'notification.message';
-  const data = c.kind === 'transition' ? { tile_id: c.tile_id, tile_name: c.tile_name, project_key: c.project_key, status: c.status, previous_status: c.previous_status, value: c.value, event_id: c.event_id, changed_at: c.changed_at, text: textOf(c) } : { subject: c.subject, body: c.body };
+  const data =
+    c.kind === 'transition'
+      ? {
+          tile_id: c.tile_id,
+          tile_name: c.tile_name,
+          project_key: c.project_key,
+          status: c.status,
+          previous_status: c.previous_status,
+          value: c.value,
+          event_id: c.event_id,
+          changed_at: c.changed_at,
+          text: textOf(c),
+        }
+      : { subject: c.subject, body: c.body };
   return JSON.stringify({ type, timestamp: at.toISOString(), data });
 }
 
@@ -62,7 +85,9 @@ export function slackBody(d: Delivery): string {
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: subjectOf(c).slice(0, 150) } },
       // Cut before escaping, so an entity is never cut in half.
-      fields === undefined ? { type: 'section', text: { type: 'mrkdwn', text: c.kind === 'transition' ? '' : escapeSlack(c.body.slice(0, 3000)) } } : { type: 'section', fields },
+      fields === undefined
+        ? { type: 'section', text: { type: 'mrkdwn', text: c.kind === 'transition' ? '' : escapeSlack(c.body.slice(0, 3000)) } }
+        : { type: 'section', fields },
     ],
   });
 }
@@ -98,7 +123,12 @@ export function createSenders(http: PostOptions, mail: { transporter: Transporte
           // webhook-id is the delivery id: a receiver drops a repeat (the crash window) by it.
           const signature = secrets.signer().sign(d.id, at, body);
           // The URL is sealed with the secret; a row written before URLs were sealed keeps it in config.
-          const res = await postJson(secret.url ?? String(d.config.url), body, { 'webhook-id': d.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature }, http);
+          const res = await postJson(
+            secret.url ?? String(d.config.url),
+            body,
+            { 'webhook-id': d.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+            http,
+          );
           return httpResult(res.status, res.retryAfterMs);
         }
         if (d.type === 'slack') {
@@ -118,7 +148,8 @@ export function createSenders(http: PostOptions, mail: { transporter: Transporte
       } catch (error) {
         const code = (error as { responseCode?: number }).responseCode;
         // SMTP 5xx is a permanent refusal; 4xx and connection trouble are worth another try.
-        if (typeof code === 'number' && code >= 500) return { ok: false, status: code, retryable: false, error: `the mail server refused the message (SMTP ${code})`, detail: operatorDetail(error) };
+        if (typeof code === 'number' && code >= 500)
+          return { ok: false, status: code, retryable: false, error: `the mail server refused the message (SMTP ${code})`, detail: operatorDetail(error) };
         return failure(error);
       }
     },

@@ -1,8 +1,31 @@
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
-import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, messageTraceparents, startOpsServer, startTracing, traceBatch, warnOutboundPolicy, type Logger } from '@pulseboard/config';
+import {
+  createLogger,
+  drainWithin,
+  instrumentPool,
+  kafkaBrokers,
+  kafkaSecurity,
+  messageTraceparents,
+  startOpsServer,
+  startTracing,
+  traceBatch,
+  warnOutboundPolicy,
+  type Logger,
+} from '@pulseboard/config';
 import { deadLetterHeaders, parseAllowedTargets, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
-import { BatchingProducer, OK, createKafka, ensureTopics, instrumentKafka, runBatchConsumer, runFanOutConsumer, type ConsumedMessage, type Outcome, type RunningConsumer } from '@pulseboard/kafka-kit';
+import {
+  BatchingProducer,
+  OK,
+  createKafka,
+  ensureTopics,
+  instrumentKafka,
+  runBatchConsumer,
+  runFanOutConsumer,
+  type ConsumedMessage,
+  type Outcome,
+  type RunningConsumer,
+} from '@pulseboard/kafka-kit';
 import { loadNotificationTargets } from '@pulseboard/control-plane';
 import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
@@ -21,14 +44,22 @@ export interface NotificationService {
 }
 
 /** Composition root: builds every dependency once and passes it down. */
-export async function startNotificationService(env: NotificationEnv, logger: Logger = createLogger('notification', env.LOG_LEVEL)): Promise<NotificationService> {
+export async function startNotificationService(
+  env: NotificationEnv,
+  logger: Logger = createLogger('notification', env.LOG_LEVEL),
+): Promise<NotificationService> {
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'notification', logger });
   const tracing = await startTracing('notification', env);
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-notification' });
   const metrics = createNotificationMetrics();
   instrumentPool(metrics.registry, pool);
   metrics.watchQueue(() => queueDepth(pool));
-  const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-notification`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger, security: kafkaSecurity(env) });
+  const kafka = createKafka({
+    clientId: `${env.KAFKA_CLIENT_ID}-notification`,
+    brokers: kafkaBrokers(env.KAFKA_BROKERS),
+    logger,
+    security: kafkaSecurity(env),
+  });
   const kafkaSignals = instrumentKafka(kafka, metrics.registry, {
     lagging: [
       { groupId: env.NOTIFICATION_GROUP_ID, topic: env.TOPIC_TILE_CHANGES },
@@ -46,9 +77,19 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
   // Bounded like the HTTP senders: a hung SMTP server must not outlast the delivery's lease.
-  const transporter = nodemailer.createTransport({ url: env.SMTP_URL, connectionTimeout: env.NOTIFY_CONNECT_TIMEOUT_MS, greetingTimeout: env.NOTIFY_CONNECT_TIMEOUT_MS, socketTimeout: env.NOTIFY_TIMEOUT_MS });
+  const transporter = nodemailer.createTransport({
+    url: env.SMTP_URL,
+    connectionTimeout: env.NOTIFY_CONNECT_TIMEOUT_MS,
+    greetingTimeout: env.NOTIFY_CONNECT_TIMEOUT_MS,
+    socketTimeout: env.NOTIFY_TIMEOUT_MS,
+  });
   const senders = createSenders(
-    { policy: { allowPrivate: env.NOTIFY_ALLOW_PRIVATE, allowTargets: parseAllowedTargets(env.NOTIFY_ALLOW_TARGETS) }, connectTimeoutMs: env.NOTIFY_CONNECT_TIMEOUT_MS, timeoutMs: env.NOTIFY_TIMEOUT_MS, maxResponseBytes: env.NOTIFY_MAX_RESPONSE_BYTES },
+    {
+      policy: { allowPrivate: env.NOTIFY_ALLOW_PRIVATE, allowTargets: parseAllowedTargets(env.NOTIFY_ALLOW_TARGETS) },
+      connectTimeoutMs: env.NOTIFY_CONNECT_TIMEOUT_MS,
+      timeoutMs: env.NOTIFY_TIMEOUT_MS,
+      maxResponseBytes: env.NOTIFY_MAX_RESPONSE_BYTES,
+    },
     { transporter, from: env.SMTP_FROM },
   );
   const dispatcher = new Dispatcher({
@@ -61,7 +102,15 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     deadLetter: (d, error) =>
       producer.send(
         env.TOPIC_NOTIFICATIONS_DLQ,
-        TOPICS.notificationsDeadLetter.encode({ delivery_id: d.id, service_id: d.service_id, kind: d.kind, payload: d.payload, attempts: d.attempts + 1, last_error: error, created_at: d.created_at.toISOString() }),
+        TOPICS.notificationsDeadLetter.encode({
+          delivery_id: d.id,
+          service_id: d.service_id,
+          kind: d.kind,
+          payload: d.payload,
+          attempts: d.attempts + 1,
+          last_error: error,
+          created_at: d.created_at.toISOString(),
+        }),
       ),
   });
 
@@ -91,7 +140,10 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
   });
   await Promise.race([control.whenReady(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   await targets.refreshAll('snapshot');
-  const poll = setInterval(() => void targets.refreshAll('poll').catch((error: unknown) => logger.warn({ event: 'notification_targets_refresh_failed', err: error })), env.NOTIFICATION_TARGETS_POLL_MS);
+  const poll = setInterval(
+    () => void targets.refreshAll('poll').catch((error: unknown) => logger.warn({ event: 'notification_targets_refresh_failed', err: error })),
+    env.NOTIFICATION_TARGETS_POLL_MS,
+  );
   poll.unref();
 
   // Status transitions (not value-only changes) become one delivery per service the tile names (intake.ts).
@@ -109,7 +161,9 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
     // A span per batch (tracing on), the child of its first change's trace and linked to the others'.
     handle: async (messages) => {
       if (!tracing.enabled) return transitionsToDeliveries(messages);
-      return traceBatch(tracing, 'notification transitions', messageTraceparents(messages), { 'messaging.destination.name': env.TOPIC_TILE_CHANGES }, () => transitionsToDeliveries(messages));
+      return traceBatch(tracing, 'notification transitions', messageTraceparents(messages), { 'messaging.destination.name': env.TOPIC_TILE_CHANGES }, () =>
+        transitionsToDeliveries(messages),
+      );
     },
   });
   async function transitionsToDeliveries(messages: ConsumedMessage<TileChange>[]): Promise<Outcome[]> {
@@ -134,9 +188,22 @@ export async function startNotificationService(env: NotificationEnv, logger: Log
   });
   dispatcher.start();
 
-  const ops = env.NOTIFICATION_HTTP_PORT === 0 ? undefined : await startOpsServer({ port: env.NOTIFICATION_HTTP_PORT, host: env.NOTIFICATION_HTTP_HOST, registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() }) });
+  const ops =
+    env.NOTIFICATION_HTTP_PORT === 0
+      ? undefined
+      : await startOpsServer({
+          port: env.NOTIFICATION_HTTP_PORT,
+          host: env.NOTIFICATION_HTTP_HOST,
+          registry: metrics.registry,
+          readiness: () => ({ kafka_group: kafkaSignals.joined() }),
+        });
   warnOutboundPolicy(env, logger);
-  logger.info({ event: 'notification_started', group: env.NOTIFICATION_GROUP_ID, allow_targets: env.NOTIFY_ALLOW_TARGETS, allow_private: env.NOTIFY_ALLOW_PRIVATE });
+  logger.info({
+    event: 'notification_started',
+    group: env.NOTIFICATION_GROUP_ID,
+    allow_targets: env.NOTIFY_ALLOW_TARGETS,
+    allow_private: env.NOTIFY_ALLOW_PRIVATE,
+  });
 
   let stopping: Promise<void> | undefined;
   return {

@@ -12,7 +12,8 @@ function fakeDatabase() {
     return new Map([...projects].filter(([k]) => keys === undefined || keys.includes(k)));
   };
   const cache = new NotificationTargets(load, (reason) => reads.push({ reason, keys: lastKeys }));
-  const set = (key: string, revision: number, tiles: [number, number[]][] = []) => projects.set(key, { revision, tiles: new Map(tiles.map(([id, serviceIds]) => [id, { accountId: 1, serviceIds }])) });
+  const set = (key: string, revision: number, tiles: [number, number[]][] = []) =>
+    projects.set(key, { revision, tiles: new Map(tiles.map(([id, serviceIds]) => [id, { accountId: 1, serviceIds }])) });
   return { cache, set, reads };
 }
 
@@ -38,7 +39,10 @@ describe('NotificationTargets', () => {
     db.set('p', 4, [[1, [9]]]);
     expect([...(await db.cache.targetsFor([{ projectKey: 'p', tileId: 1, revision: 4 }]))]).toEqual([[1, { accountId: 1, serviceIds: [9] }]]);
     await db.cache.targetsFor([{ projectKey: 'p', tileId: 1, revision: 4 }]);
-    expect(db.reads.map((r) => [r.reason, r.keys])).toEqual([['snapshot', undefined], ['revision', ['p']]]);
+    expect(db.reads.map((r) => [r.reason, r.keys])).toEqual([
+      ['snapshot', undefined],
+      ['revision', ['p']],
+    ]);
   });
 
   it('follows the control feed for known projects only, and never goes back to an older copy', async () => {
@@ -61,8 +65,18 @@ describe('NotificationTargets', () => {
     const db = fakeDatabase();
     await db.cache.refreshAll();
     db.set('new', 2, [[4, [1, 2]]]);
-    expect((await db.cache.targetsFor([{ projectKey: 'new', tileId: 4, revision: 2 }, { projectKey: 'ghost', tileId: 5, revision: 0 }])).get(4)?.serviceIds).toEqual([1, 2]);
+    expect(
+      (
+        await db.cache.targetsFor([
+          { projectKey: 'new', tileId: 4, revision: 2 },
+          { projectKey: 'ghost', tileId: 5, revision: 0 },
+        ])
+      ).get(4)?.serviceIds,
+    ).toEqual([1, 2]);
     await db.cache.targetsFor([{ projectKey: 'ghost', tileId: 5, revision: 0 }]);
-    expect(db.reads.map((r) => [r.reason, r.keys])).toEqual([['snapshot', undefined], ['new_project', ['new', 'ghost']]]);
+    expect(db.reads.map((r) => [r.reason, r.keys])).toEqual([
+      ['snapshot', undefined],
+      ['new_project', ['new', 'ghost']],
+    ]);
   });
 });

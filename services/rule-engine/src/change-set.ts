@@ -80,8 +80,14 @@ export class ChangeSet {
 
   /** The change sets of several partitions (a fetch's shared transaction), each statement once for all of them. */
   static async writeAll(tx: PoolClient, sets: readonly { set: ChangeSet; partition: number; relayStream: number }[], topics: EngineTopics): Promise<void> {
-    await deleteStates(tx, sets.flatMap(({ set }) => [...set.deleted]));
-    await writeStates(tx, sets.flatMap(({ set }) => [...set.states.values()]));
+    await deleteStates(
+      tx,
+      sets.flatMap(({ set }) => [...set.deleted]),
+    );
+    await writeStates(
+      tx,
+      sets.flatMap(({ set }) => [...set.states.values()]),
+    );
     const rows = sets.map(({ set, relayStream }) => set.history.map((h) => ({ ...h, relayStream, traceparent: set.traceparent ?? null })));
     const positions = await insertHistory(tx, rows.flat());
     let next = 0;
@@ -89,9 +95,17 @@ export class ChangeSet {
     const outcomes = sets.flatMap(({ set, partition }) =>
       set.outcomes.map((o) => ({
         partition,
-        message: { topic: topics.ruleOutcomes, ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }) },
+        message: {
+          topic: topics.ruleOutcomes,
+          ...TOPICS.ruleOutcomes.encode({ project_key: o.projectKey, event_id: o.eventId, tiles_affected: o.tilesAffected }),
+        },
       })),
     );
-    await writeOutbox(tx, topics.outboxTable, outcomes.map((o) => o.partition), outcomes.map((o) => o.message));
+    await writeOutbox(
+      tx,
+      topics.outboxTable,
+      outcomes.map((o) => o.partition),
+      outcomes.map((o) => o.message),
+    );
   }
 }

@@ -7,7 +7,17 @@ import type { TileRule } from '@pulseboard/contracts';
 import { adoptRule, RulePreview, toRuleEvent, type CompiledTile, type TileState, type TileStateChange } from '@pulseboard/rules';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
 import { claimHistoryStream, insertHistory, loadStates, wakingTiles, type CommittedHistoryRow, type StoredState } from './repository.ts';
-import { deleteHistorySince, finishReplay, published, renumbered, replayStored, takeReplay, waitForStore, type ReplayRequest, type ReplayResult } from './replay.ts';
+import {
+  deleteHistorySince,
+  finishReplay,
+  published,
+  renumbered,
+  replayStored,
+  takeReplay,
+  waitForStore,
+  type ReplayRequest,
+  type ReplayResult,
+} from './replay.ts';
 import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';
 import type { EngineMetrics } from './metrics.ts';
 
@@ -117,7 +127,13 @@ export class RuleEngine {
   }
 
   /** A tile's state as this transaction sees it, adopted to the tile's current rule if that changed while it was away. */
-  private stateOf(set: ChangeSet, states: Map<number, StoredState>, tile: CompiledTile, fingerprint: string, now: number): { state: TileState; before: StoredState | undefined; adopted?: ReturnType<typeof adoptRule> } {
+  private stateOf(
+    set: ChangeSet,
+    states: Map<number, StoredState>,
+    tile: CompiledTile,
+    fingerprint: string,
+    now: number,
+  ): { state: TileState; before: StoredState | undefined; adopted?: ReturnType<typeof adoptRule> } {
     const before = set.state(tile.id) ?? states.get(tile.id);
     if (before === undefined) return { state: tile.evaluator.initialState(), before };
     if (before.fingerprint === fingerprint) return { state: before, before };
@@ -135,7 +151,13 @@ export class RuleEngine {
    */
   readonly handle = (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim): Promise<StateBatchResult> =>
     this.deps.tracing.enabled
-      ? traceBatch(this.deps.tracing, 'rule-engine evaluate', messageTraceparents(messages), { 'messaging.destination.partition.id': String(claim.partition) }, (traceparent) => this.evaluate(tx, messages, claim, traceparent))
+      ? traceBatch(
+          this.deps.tracing,
+          'rule-engine evaluate',
+          messageTraceparents(messages),
+          { 'messaging.destination.partition.id': String(claim.partition) },
+          (traceparent) => this.evaluate(tx, messages, claim, traceparent),
+        )
       : this.evaluate(tx, messages, claim, firstTraceparent(messages));
 
   /**
@@ -143,10 +165,17 @@ export class RuleEngine {
    * their writes made together (one statement each for all of them). Not with tracing on (see
    * `writesTogether`): then `handle` makes a span per partition.
    */
-  readonly handleAll = async (tx: PoolClient, batches: { messages: ConsumedMessage<IngestedEvent>[]; claim: PartitionClaim }[]): Promise<StateBatchResult[]> => {
+  readonly handleAll = async (
+    tx: PoolClient,
+    batches: { messages: ConsumedMessage<IngestedEvent>[]; claim: PartitionClaim }[],
+  ): Promise<StateBatchResult[]> => {
     const evaluated: Evaluated[] = [];
     for (const { messages, claim } of batches) evaluated.push(await this.evaluateOnly(tx, messages, claim, firstTraceparent(messages)));
-    await ChangeSet.writeAll(tx, evaluated.map((e) => ({ set: e.set, partition: e.partition, relayStream: e.memory.stream })), this.deps.topics);
+    await ChangeSet.writeAll(
+      tx,
+      evaluated.map((e) => ({ set: e.set, partition: e.partition, relayStream: e.memory.stream })),
+      this.deps.topics,
+    );
     return evaluated.map((e) => this.result(e));
   };
 
@@ -155,7 +184,12 @@ export class RuleEngine {
     return !this.deps.tracing.enabled;
   }
 
-  private async evaluate(tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim, traceparent: string | undefined): Promise<StateBatchResult> {
+  private async evaluate(
+    tx: PoolClient,
+    messages: ConsumedMessage<IngestedEvent>[],
+    claim: PartitionClaim,
+    traceparent: string | undefined,
+  ): Promise<StateBatchResult> {
     const evaluated = await this.evaluateOnly(tx, messages, claim, traceparent);
     await evaluated.set.write(tx, claim.partition, evaluated.memory.stream, this.deps.topics);
     return this.result(evaluated);
@@ -173,7 +207,12 @@ export class RuleEngine {
   }
 
   /** Evaluates a batch into a change set (reading states in `tx`), writing nothing yet. */
-  private async evaluateOnly(tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim, traceparent: string | undefined): Promise<Evaluated> {
+  private async evaluateOnly(
+    tx: PoolClient,
+    messages: ConsumedMessage<IngestedEvent>[],
+    claim: PartitionClaim,
+    traceparent: string | undefined,
+  ): Promise<Evaluated> {
     const memory = this.memory.get(claim.partition);
     if (memory === undefined) throw Object.assign(new Error('partition memory missing'), { retryable: true });
     const now = this.deps.clock();
@@ -303,7 +342,12 @@ export class RuleEngine {
           }
           const { state, adopted } = this.stateOf(set, states, tile, row.fingerprint, now);
           if (adopted !== undefined) set.record(row, wake.projectKey, adopted, before);
-          set.record(row, wake.projectKey, tile.evaluator.advance(state, now), adopted === undefined ? before : { ...adopted.state, fingerprint: row.fingerprint });
+          set.record(
+            row,
+            wake.projectKey,
+            tile.evaluator.advance(state, now),
+            adopted === undefined ? before : { ...adopted.state, fingerprint: row.fingerprint },
+          );
         }
         await set.write(tx, partition, memory.stream, this.deps.topics);
         changes += set.changeCount;
@@ -383,7 +427,12 @@ export class RuleEngine {
       const tile = project.rules.tiles.get(request.tile_id);
       const row = project.rows.get(request.tile_id);
       if (tile === undefined || row === undefined) return void (await fail('the tile no longer exists'));
-      const stored = await waitForStore(tx, { engineGroupId: this.deps.groupId, storeGroupId: this.deps.storeGroupId, topic: this.deps.eventsTopic, partition });
+      const stored = await waitForStore(tx, {
+        engineGroupId: this.deps.groupId,
+        storeGroupId: this.deps.storeGroupId,
+        topic: this.deps.eventsTopic,
+        partition,
+      });
       if (stored === undefined) return void (await fail('the store has not stored every event the rule engine applied yet; retry shortly'));
       const now = this.deps.clock();
       const replay = new RulePreview(row.rule as TileRule);
@@ -401,19 +450,54 @@ export class RuleEngine {
       const equal = settled.status === final.status && settled.value === final.value;
       await deleteHistorySince(tx, tile.id, request.since);
       const replayed = renumbered(replay.changes, live.version);
-      await insertHistory(tx, replayed.map((c) => ({ tileId: tile.id, projectKey: request.project_key, tileName: row.name, change: c, rulesRevision: project.revision, relayStream: null, traceparent: null })));
+      await insertHistory(
+        tx,
+        replayed.map((c) => ({
+          tileId: tile.id,
+          projectKey: request.project_key,
+          tileName: row.name,
+          change: c,
+          rulesRevision: project.revision,
+          relayStream: null,
+          traceparent: null,
+        })),
+      );
       let state: TileState = { ...final, version: live.version + replayed.length };
       const changes: TileStateChange[] = [];
       if (!equal) {
-        const closing: TileStateChange = { cause: 'rule', status: final.status, previous_status: settled.status, value: final.value, previous_value: settled.value, version: state.version + 1, event_id: null, changed_at: now };
+        const closing: TileStateChange = {
+          cause: 'rule',
+          status: final.status,
+          previous_status: settled.status,
+          value: final.value,
+          previous_value: settled.value,
+          version: state.version + 1,
+          event_id: null,
+          changed_at: now,
+        };
         changes.push(closing);
         state = { ...state, version: closing.version, last_event_id: null, changed_at: now };
       }
       set.record(row, request.project_key, { state, changes, wakeAt: tile.evaluator.wakeAt(state) }, undefined);
       await set.write(tx, partition, memory.stream, this.deps.topics);
-      const result: ReplayResult = { ok: true, state: published(state), live: published(live), equal, events_replayed: replay.matched, changes_total: replay.changeCount, until: new Date(now).toISOString() };
+      const result: ReplayResult = {
+        ok: true,
+        state: published(state),
+        live: published(live),
+        equal,
+        events_replayed: replay.matched,
+        changes_total: replay.changeCount,
+        until: new Date(now).toISOString(),
+      };
       await finishReplay(tx, request.id, result);
-      this.deps.logger.info({ event: 'tile_replayed', tile_id: tile.id, project_key: request.project_key, events_replayed: replay.matched, changes: replay.changeCount, equal });
+      this.deps.logger.info({
+        event: 'tile_replayed',
+        tile_id: tile.id,
+        project_key: request.project_key,
+        events_replayed: replay.matched,
+        changes: replay.changeCount,
+        equal,
+      });
       return () => this.commit(memory, set);
     });
     return done === true;

@@ -17,7 +17,8 @@ const properties = {
     minimum: 0,
     maximum: 1000,
     default: 20,
-    description: "While events flow, the engine's fetches are this far apart, so a transaction carries this long's events; part of every tile change's and webhook outcome's latency.",
+    description:
+      "While events flow, the engine's fetches are this far apart, so a transaction carries this long's events; part of every tile change's and webhook outcome's latency.",
   },
   // 100 ms: shorter ticks open a transaction at every tick once the windows of a steady stream start to empty.
   RULE_ENGINE_TIME_GATHER_MS: {
@@ -25,7 +26,8 @@ const properties = {
     minimum: 1,
     maximum: 10000,
     default: 100,
-    description: 'Time-driven changes (window entries leaving, staleness, damping) falling due within this long share one timer tick and one transaction per partition; such a change is up to this late.',
+    description:
+      'Time-driven changes (window entries leaving, staleness, damping) falling due within this long share one timer tick and one transaction per partition; such a change is up to this late.',
   },
   RULE_ENGINE_SESSION_TIMEOUT_MS: {
     type: 'integer',
@@ -38,18 +40,21 @@ const properties = {
     type: 'integer',
     minimum: 50,
     default: 30000,
-    description: "Safety net only: how often the cached rules' project revisions are compared with Postgres (rule changes arrive by order and through the control topic).",
+    description:
+      "Safety net only: how often the cached rules' project revisions are compared with Postgres (rule changes arrive by order and through the control topic).",
   },
   RULE_ENGINE_FOLLOW_REVISIONS: {
     type: 'boolean',
     default: true,
-    description: "false: ignore the events' project revisions and the control topic, leaving rule changes to the poll alone. Only to show what the revisions buy; never in production.",
+    description:
+      "false: ignore the events' project revisions and the control topic, leaving rule changes to the poll alone. Only to show what the revisions buy; never in production.",
   },
   RULE_ENGINE_RELAY_SWEEP_MS: {
     type: 'integer',
     minimum: 100,
     default: 1000,
-    description: "How often the relay looks for history and outbox rows no commit announced (a former owner's, after a crash); it sends after every commit anyway.",
+    description:
+      "How often the relay looks for history and outbox rows no commit announced (a former owner's, after a crash); it sends after every commit anyway.",
   },
   // Rather than after every round (a round per commit, every 20 ms while events flow).
   RULE_ENGINE_RELAY_MARK_MS: {
@@ -57,20 +62,23 @@ const properties = {
     minimum: 0,
     maximum: 10000,
     default: 500,
-    description: "How often the relay writes how far it sent; a crash or hand-over sends up to this long's tile changes again (readers drop repeats by position).",
+    description:
+      "How often the relay writes how far it sent; a crash or hand-over sends up to this long's tile changes again (readers drop repeats by position).",
   },
   RULE_ENGINE_REPLAY_POLL_MS: {
     type: 'integer',
     minimum: 50,
     maximum: 10000,
     default: 250,
-    description: 'How often each engine looks for replays to apply (POST /tiles/{id}/replay with dry_run false); a replay waits up to this long before it starts.',
+    description:
+      'How often each engine looks for replays to apply (POST /tiles/{id}/replay with dry_run false); a replay waits up to this long before it starts.',
   },
   STORE_GROUP_ID: {
     type: 'string',
     minLength: 1,
     default: 'pulseboard-store',
-    description: "The store's consumer group (the store's STORE_GROUP_ID): a replay applied by the engine waits until the store has stored every event the engine applied.",
+    description:
+      "The store's consumer group (the store's STORE_GROUP_ID): a replay applied by the engine waits until the store has stored every event the engine applied.",
   },
   RULE_ENGINE_HTTP_PORT: {
     type: 'integer',

@@ -29,18 +29,69 @@ describe('tile changes from memory and from the history are the same messages', 
     const stream = await inTransaction(pool, (tx) => claimHistoryStream(tx, { groupId: 'g', topic: 'events', partition: 0 }));
     const at = Date.UTC(2026, 10, 26, 12, 0, 0, 123);
     const rows: HistoryRow[] = [
-      { relayStream: stream, tileId: 11, projectKey: 'p1', tileName: 'Error rate', rulesRevision: 7, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
-        change: { cause: 'event', status: 'critical', previous_status: 'ok', value: 0.30000000000000004, previous_value: 0.1, version: 3, event_id: 9_007_199_254_740_991, changed_at: at } },
-      { relayStream: stream, tileId: 12, projectKey: 'p1', tileName: 'Last deploy "v2" ✓', rulesRevision: 0, traceparent: null,
-        change: { cause: 'time', status: 'unknown', previous_status: 'warning', value: null, previous_value: true, version: 1, event_id: null, changed_at: at + 1 } },
-      { relayStream: stream, tileId: 13, projectKey: 'p2', tileName: '', rulesRevision: 1_000_000, traceparent: null,
-        change: { cause: 'rule', status: 'ok', previous_status: 'unknown', value: 'deploy.finished', previous_value: -12.5, version: 2, event_id: 42, changed_at: at + 2 } },
+      {
+        relayStream: stream,
+        tileId: 11,
+        projectKey: 'p1',
+        tileName: 'Error rate',
+        rulesRevision: 7,
+        traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+        change: {
+          cause: 'event',
+          status: 'critical',
+          previous_status: 'ok',
+          value: 0.30000000000000004,
+          previous_value: 0.1,
+          version: 3,
+          event_id: 9_007_199_254_740_991,
+          changed_at: at,
+        },
+      },
+      {
+        relayStream: stream,
+        tileId: 12,
+        projectKey: 'p1',
+        tileName: 'Last deploy "v2" ✓',
+        rulesRevision: 0,
+        traceparent: null,
+        change: {
+          cause: 'time',
+          status: 'unknown',
+          previous_status: 'warning',
+          value: null,
+          previous_value: true,
+          version: 1,
+          event_id: null,
+          changed_at: at + 1,
+        },
+      },
+      {
+        relayStream: stream,
+        tileId: 13,
+        projectKey: 'p2',
+        tileName: '',
+        rulesRevision: 1_000_000,
+        traceparent: null,
+        change: {
+          cause: 'rule',
+          status: 'ok',
+          previous_status: 'unknown',
+          value: 'deploy.finished',
+          previous_value: -12.5,
+          version: 2,
+          event_id: 42,
+          changed_at: at + 2,
+        },
+      },
     ];
     const positions = await inTransaction(pool, (tx) => insertHistory(tx, rows));
     expect(positions).toHaveLength(3);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 
-    const fromMemory = committedEntries(rows.map((row, i) => ({ ...row, position: positions[i]! })), TOPIC);
+    const fromMemory = committedEntries(
+      rows.map((row, i) => ({ ...row, position: positions[i]! })),
+      TOPIC,
+    );
     const batch = await historySource(pool, { groupId: 'g', eventsTopic: 'events', tileChangesTopic: TOPIC }).next([0], 100);
     expect(batch?.messages).toEqual(fromMemory.map((e) => e.message()));
     expect(fromMemory.map((e) => e.stream)).toEqual([stream, stream, stream]);

@@ -23,12 +23,22 @@ interface StateRow {
 
 export async function loadStates(tx: PoolClient, projectKey: string): Promise<Map<number, StoredState>> {
   const { rows } = await tx.query<StateRow>(
-    prepared('SELECT tile_id, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint FROM tile_states WHERE project_key = $1', [projectKey]),
+    prepared('SELECT tile_id, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint FROM tile_states WHERE project_key = $1', [
+      projectKey,
+    ]),
   );
   return new Map(
     rows.map((r) => [
       r.tile_id,
-      { status: r.status, value: r.value, version: r.version, last_event_id: r.last_event_id, changed_at: r.changed_at?.getTime() ?? null, evaluation: r.evaluation, fingerprint: r.rule_fingerprint },
+      {
+        status: r.status,
+        value: r.value,
+        version: r.version,
+        last_event_id: r.last_event_id,
+        changed_at: r.changed_at?.getTime() ?? null,
+        evaluation: r.evaluation,
+        fingerprint: r.rule_fingerprint,
+      },
     ]),
   );
 }
@@ -44,25 +54,27 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 export async function writeStates(tx: PoolClient, writes: readonly StateWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  await tx.query(prepared(
-    `INSERT INTO tile_states AS s (tile_id, project_key, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint, wake_at, updated_at)
+  await tx.query(
+    prepared(
+      `INSERT INTO tile_states AS s (tile_id, project_key, status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint, wake_at, updated_at)
      SELECT * , now() FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::bigint[], $6::bigint[], $7::timestamptz[], $8::jsonb[], $9::text[], $10::timestamptz[])
      ON CONFLICT (tile_id) DO UPDATE SET project_key = excluded.project_key, status = excluded.status, value = excluded.value, version = excluded.version,
        last_event_id = excluded.last_event_id, changed_at = excluded.changed_at, evaluation = excluded.evaluation,
        rule_fingerprint = excluded.rule_fingerprint, wake_at = excluded.wake_at, updated_at = now()`,
-    [
-      writes.map((w) => w.tileId),
-      writes.map((w) => w.projectKey),
-      writes.map((w) => w.state.status),
-      writes.map((w) => JSON.stringify(w.state.value)),
-      writes.map((w) => w.state.version),
-      writes.map((w) => w.state.last_event_id),
-      writes.map((w) => iso(w.state.changed_at)),
-      writes.map((w) => JSON.stringify(w.state.evaluation)),
-      writes.map((w) => w.state.fingerprint),
-      writes.map((w) => iso(w.wakeAt)),
-    ],
-  ));
+      [
+        writes.map((w) => w.tileId),
+        writes.map((w) => w.projectKey),
+        writes.map((w) => w.state.status),
+        writes.map((w) => JSON.stringify(w.state.value)),
+        writes.map((w) => w.state.version),
+        writes.map((w) => w.state.last_event_id),
+        writes.map((w) => iso(w.state.changed_at)),
+        writes.map((w) => JSON.stringify(w.state.evaluation)),
+        writes.map((w) => w.state.fingerprint),
+        writes.map((w) => iso(w.wakeAt)),
+      ],
+    ),
+  );
 }
 
 export async function deleteStates(tx: PoolClient, tileIds: readonly number[]): Promise<void> {
@@ -94,8 +106,9 @@ export interface HistoryRow extends HistoryWrite {
  */
 export async function insertHistory(tx: PoolClient, writes: readonly (Omit<HistoryRow, 'relayStream'> & { relayStream: number | null })[]): Promise<number[]> {
   if (writes.length === 0) return [];
-  const { rows } = await tx.query<{ id: number }>(prepared(
-    `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),
+  const { rows } = await tx.query<{ id: number }>(
+    prepared(
+      `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),
           numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM drawn)
      INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, traceparent)
      SELECT u.relay_stream, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause, u.rules_revision, u.traceparent
@@ -103,23 +116,24 @@ export async function insertHistory(tx: PoolClient, writes: readonly (Omit<Histo
               WITH ORDINALITY AS u(tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, relay_stream, rules_revision, traceparent, n)
        JOIN numbered USING (n)
      RETURNING id`,
-    [
-      writes.map((w) => w.tileId),
-      writes.map((w) => w.projectKey),
-      writes.map((w) => w.tileName),
-      writes.map((w) => w.change.status),
-      writes.map((w) => w.change.previous_status),
-      writes.map((w) => JSON.stringify(w.change.value)),
-      writes.map((w) => JSON.stringify(w.change.previous_value)),
-      writes.map((w) => w.change.version),
-      writes.map((w) => w.change.event_id),
-      writes.map((w) => iso(w.change.changed_at)),
-      writes.map((w) => w.change.cause),
-      writes.map((w) => w.relayStream),
-      writes.map((w) => w.rulesRevision),
-      writes.map((w) => w.traceparent),
-    ],
-  ));
+      [
+        writes.map((w) => w.tileId),
+        writes.map((w) => w.projectKey),
+        writes.map((w) => w.tileName),
+        writes.map((w) => w.change.status),
+        writes.map((w) => w.change.previous_status),
+        writes.map((w) => JSON.stringify(w.change.value)),
+        writes.map((w) => JSON.stringify(w.change.previous_value)),
+        writes.map((w) => w.change.version),
+        writes.map((w) => w.change.event_id),
+        writes.map((w) => iso(w.change.changed_at)),
+        writes.map((w) => w.change.cause),
+        writes.map((w) => w.relayStream),
+        writes.map((w) => w.rulesRevision),
+        writes.map((w) => w.traceparent),
+      ],
+    ),
+  );
   // The nth write took the nth smallest id.
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
@@ -179,7 +193,10 @@ export async function claimHistoryStream(tx: PoolClient, key: LogStreamKey): Pro
  * end, what the engine commits comes from memory (`offer`), not read back;
  * the cursors are written at most every `markIntervalMs`.
  */
-export function historySource(pool: Pool, stream: { groupId: string; eventsTopic: string; tileChangesTopic: string; markIntervalMs?: number; logger?: Logger }): LogRelaySource {
+export function historySource(
+  pool: Pool,
+  stream: { groupId: string; eventsTopic: string; tileChangesTopic: string; markIntervalMs?: number; logger?: Logger },
+): LogRelaySource {
   return logSource({
     pool,
     cursorsTable: RELAY_CURSORS_TABLE,
@@ -189,13 +206,15 @@ export function historySource(pool: Pool, stream: { groupId: string; eventsTopic
     ...(stream.markIntervalMs !== undefined ? { markIntervalMs: stream.markIntervalMs } : {}),
     ...(stream.logger !== undefined ? { logger: stream.logger } : {}),
     async read(after, limit) {
-      const { rows } = await pool.query<HistoryReadRow>(prepared(
-        `SELECT h.relay_stream, h.rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause, h.traceparent
+      const { rows } = await pool.query<HistoryReadRow>(
+        prepared(
+          `SELECT h.relay_stream, h.rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause, h.traceparent
            FROM unnest($1::int[], $2::bigint[]) AS c(stream, after)
            CROSS JOIN LATERAL (SELECT * FROM tile_state_history h WHERE h.relay_stream = c.stream AND h.id > c.after ORDER BY h.id LIMIT $3) h
           ORDER BY h.id LIMIT $3`,
-        [after.map((a) => a.stream), after.map((a) => a.position), limit],
-      ));
+          [after.map((a) => a.stream), after.map((a) => a.position), limit],
+        ),
+      );
       return rows.map((r) =>
         tileChangeEntry(
           {
@@ -238,6 +257,8 @@ interface HistoryReadRow extends Omit<TileStateChange, 'changed_at'> {
 
 /** Tiles that need time-driven evaluation at some point, for re-arming the timers of claimed partitions. */
 export async function wakingTiles(tx: PoolClient): Promise<{ tile_id: number; project_key: string; wake_at: Date }[]> {
-  const { rows } = await tx.query<{ tile_id: number; project_key: string; wake_at: Date }>('SELECT tile_id, project_key, wake_at FROM tile_states WHERE wake_at IS NOT NULL');
+  const { rows } = await tx.query<{ tile_id: number; project_key: string; wake_at: Date }>(
+    'SELECT tile_id, project_key, wake_at FROM tile_states WHERE wake_at IS NOT NULL',
+  );
   return rows;
 }

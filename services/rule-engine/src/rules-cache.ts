@@ -64,7 +64,8 @@ export class RulesCache {
     let change: RuleChange | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = this.projects.get(projectKey);
-      if (current !== undefined && current.revision >= revision) return change === undefined ? { tiles: current } : { tiles: current, change: merge(change, current) };
+      if (current !== undefined && current.revision >= revision)
+        return change === undefined ? { tiles: current } : { tiles: current, change: merge(change, current) };
       const loaded = await this.load(projectKey);
       if (loaded.change !== undefined) change = change === undefined ? loaded.change : merge(change, loaded.change.next);
     }

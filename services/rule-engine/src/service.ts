@@ -1,7 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, startOpsServer, startTracing, type Logger } from '@pulseboard/config';
 import { TOPICS, createAjv, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, OutboxRelay, createKafka, outboxSource, ensureTopics, instrumentKafka, partitionCount, partitionForKey, runFanOutConsumer, runStateConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
+import {
+  BatchingProducer,
+  OutboxRelay,
+  createKafka,
+  outboxSource,
+  ensureTopics,
+  instrumentKafka,
+  partitionCount,
+  partitionForKey,
+  runFanOutConsumer,
+  runStateConsumer,
+  type RunningFanOutConsumer,
+} from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { RuleEngineEnv } from './env.ts';
 import { RuleEngine } from './engine.ts';
@@ -158,7 +170,15 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   };
   const replayPoller = setInterval(() => void runReplays(), env.RULE_ENGINE_REPLAY_POLL_MS);
 
-  const ops = env.RULE_ENGINE_HTTP_PORT === 0 ? undefined : await startOpsServer({ port: env.RULE_ENGINE_HTTP_PORT, host: env.RULE_ENGINE_HTTP_HOST, registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() }) });
+  const ops =
+    env.RULE_ENGINE_HTTP_PORT === 0
+      ? undefined
+      : await startOpsServer({
+          port: env.RULE_ENGINE_HTTP_PORT,
+          host: env.RULE_ENGINE_HTTP_HOST,
+          registry: metrics.registry,
+          readiness: () => ({ kafka_group: kafkaSignals.joined() }),
+        });
   logger.info({ event: 'rule_engine_started', topic: env.TOPIC_EVENTS, group: env.RULE_ENGINE_GROUP_ID, partitions });
 
   let stopping: Promise<void> | undefined;

@@ -63,7 +63,16 @@ describe('store: bad messages go to the dead-letter topic, good ones are stored'
     await store!.stop();
     store = await startStoreService(loadStoreEnv(env));
     // A marker message proves the restarted consumer has caught up.
-    const marker = { id: 9_100_000_000_000 + Math.floor(Math.random() * 1e9), project_key: projectKey, account_id: 1, type: 'metric', name: 'cpu_usage', timestamp: '2026-11-01T10:00:00Z', received_at: '2026-11-01T10:00:01.000Z', attributes: {} };
+    const marker = {
+      id: 9_100_000_000_000 + Math.floor(Math.random() * 1e9),
+      project_key: projectKey,
+      account_id: 1,
+      type: 'metric',
+      name: 'cpu_usage',
+      timestamp: '2026-11-01T10:00:00Z',
+      received_at: '2026-11-01T10:00:01.000Z',
+      attributes: {},
+    };
     await producer.send({ topic: env.TOPIC_EVENTS!, messages: [{ key: projectKey, value: JSON.stringify(marker) }] });
     await waitFor(async () => (await db.query('SELECT 1 FROM events WHERE id = $1', [marker.id])).rowCount === 1, { what: 'marker stored' });
     expect(await topicMessageCount(env.TOPIC_EVENTS_DLQ!)).toBe(2);
@@ -74,7 +83,10 @@ describe('store: bad messages go to the dead-letter topic, good ones are stored'
     await admin.connect();
     try {
       for (const topic of [env.TOPIC_EVENTS!, env.TOPIC_EVENTS_DLQ!]) {
-        const config = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['max.message.bytes'] }] });
+        const config = await admin.describeConfigs({
+          includeSynonyms: false,
+          resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['max.message.bytes'] }],
+        });
         expect(Number(config.resources[0]!.configEntries[0]!.configValue)).toBeGreaterThan(2 * 1024 * 1024);
       }
     } finally {

@@ -11,7 +11,8 @@ const properties = {
     minimum: 0,
     maximum: 1000,
     default: 100,
-    description: "While events flow, the store's fetches are this far apart, so one transaction carries this long's events. Delays only storing (and reads of the newest events).",
+    description:
+      "While events flow, the store's fetches are this far apart, so one transaction carries this long's events. Delays only storing (and reads of the newest events).",
   },
   STORE_MAX_BYTES_PER_PARTITION: {
     type: 'integer',

@@ -40,7 +40,8 @@ export interface RenderedBatch {
   daily: Map<string, number>;
 }
 
-export const EVENTS_COPY = 'COPY events (id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes, kafka_partition, kafka_offset) FROM STDIN';
+export const EVENTS_COPY =
+  'COPY events (id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes, kafka_partition, kafka_offset) FROM STDIN';
 export const LABELS_COPY = 'COPY event_labels (project_key, label, occurred_at, event_id) FROM STDIN';
 
 /**
@@ -107,10 +108,10 @@ export async function writeEvents(tx: PoolClient, events: readonly IngestedEvent
     if ((error as { code?: unknown }).code !== '23505') throw error;
     await tx.query('ROLLBACK TO SAVEPOINT store_batch');
   }
-  const { rows } = await tx.query<{ id: string }>('SELECT id::text FROM events WHERE (id, occurred_at) IN (SELECT * FROM unnest($1::bigint[], $2::timestamptz[]))', [
-    unique.map((e) => e.id),
-    unique.map((e) => e.timestamp),
-  ]);
+  const { rows } = await tx.query<{ id: string }>(
+    'SELECT id::text FROM events WHERE (id, occurred_at) IN (SELECT * FROM unnest($1::bigint[], $2::timestamptz[]))',
+    [unique.map((e) => e.id), unique.map((e) => e.timestamp)],
+  );
   const stored = new Set(rows.map((r) => r.id));
   const freshAt = unique.flatMap((e, i) => (stored.has(String(e.id)) ? [] : [i]));
   const fresh = freshAt.map((i) => unique[i]!);

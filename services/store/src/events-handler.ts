@@ -25,9 +25,14 @@ export function createEventsHandler(deps: { partitions: PartitionKeeper; logger:
     let stored: number;
     try {
       // writeEvents sets synchronous_commit off for the transaction (see there).
-      stored = await writeEvents(tx, events, messages.map((m) => ({ partition: m.partition, offset: m.offset })));
+      stored = await writeEvents(
+        tx,
+        events,
+        messages.map((m) => ({ partition: m.partition, offset: m.offset })),
+      );
     } catch (error) {
-      if (isDataError(error) && !isMissingPartition(error)) throw new PulseboardError('rejected_by_database', { message: (error as Error).message, cause: error });
+      if (isDataError(error) && !isMissingPartition(error))
+        throw new PulseboardError('rejected_by_database', { message: (error as Error).message, cause: error });
       if (isMissingPartition(error)) await deps.partitions.refresh();
       throw new PulseboardError('database_unavailable', { message: 'could not write events', cause: error });
     }
@@ -36,13 +41,19 @@ export function createEventsHandler(deps: { partitions: PartitionKeeper; logger:
   };
   return {
     /** One partition's batch. */
-    handle: async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[]): Promise<StateBatchResult> => ({ outcomes: messages.map(() => OK), committed: await write(tx, messages) }),
+    handle: async (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[]): Promise<StateBatchResult> => ({
+      outcomes: messages.map(() => OK),
+      committed: await write(tx, messages),
+    }),
     /**
      * The batches of a fetch's shared transaction, written as one (one COPY and one counters
      * statement for every partition); a refusal is narrowed partition by partition afterwards.
      */
     handleAll: async (tx: PoolClient, batches: { messages: ConsumedMessage<IngestedEvent>[] }[]): Promise<StateBatchResult[]> => {
-      const committed = await write(tx, batches.flatMap((b) => b.messages));
+      const committed = await write(
+        tx,
+        batches.flatMap((b) => b.messages),
+      );
       return batches.map((b, i) => ({ outcomes: b.messages.map(() => OK), ...(i === 0 ? { committed } : {}) }));
     },
   };

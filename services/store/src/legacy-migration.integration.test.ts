@@ -44,7 +44,12 @@ describe('upgrading an events table that has rows (the partitioning migration)',
   }
 
   const partitionsOf = async (pool: pg.Pool, table: string) =>
-    (await pool.query<{ name: string; bound: string }>(`SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`, [table])).rows;
+    (
+      await pool.query<{ name: string; bound: string }>(
+        `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+        [table],
+      )
+    ).rows;
   const utcDay = (offsetDays: number) => new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
   async function expectReadable(pool: pg.Pool): Promise<void> {
@@ -52,7 +57,9 @@ describe('upgrading an events table that has rows (the partitioning migration)',
     expect((await pool.query('SELECT count(*)::int AS n FROM event_labels')).rows[0].n).toBe(EVENTS);
     expect((await pool.query('SELECT sum(event_count)::int AS n FROM project_daily_events')).rows[0].n).toBe(EVENTS);
     // The list's label path joins the label rows to their events by time and id.
-    const labelled = await pool.query(`SELECT e.id FROM event_labels l JOIN events e ON e.occurred_at = l.occurred_at AND e.id = l.event_id WHERE l.project_key = 'p1' AND l.label = 'l1' ORDER BY l.occurred_at DESC LIMIT 5`);
+    const labelled = await pool.query(
+      `SELECT e.id FROM event_labels l JOIN events e ON e.occurred_at = l.occurred_at AND e.id = l.event_id WHERE l.project_key = 'p1' AND l.label = 'l1' ORDER BY l.occurred_at DESC LIMIT 5`,
+    );
     expect(labelled.rowCount).toBe(5);
     // A day the old rows' range covers gets no partition of its own; the day at the cutover does.
     expect((await pool.query('SELECT store_ensure_day_partitions(ARRAY[$1::date]) AS created', [utcDay(0)])).rows[0].created).toEqual([]);
@@ -64,7 +71,10 @@ describe('upgrading an events table that has rows (the partitioning migration)',
     expect(await partitionsOf(pool, 'events')).toEqual([{ name: 'events_legacy', bound: `FOR VALUES FROM (MINVALUE) TO ('${utcDay(2)} 00:00:00+00')` }]);
     expect((await partitionsOf(pool, 'event_labels')).map((p) => p.name)).toEqual(['event_labels_legacy']);
     await expectReadable(pool);
-    expect((await pool.query('SELECT store_ensure_day_partitions(ARRAY[$1::date]) AS created', [utcDay(2)])).rows[0].created).toEqual([`events_p${utcDay(2).replaceAll('-', '')}`, `event_labels_p${utcDay(2).replaceAll('-', '')}`]);
+    expect((await pool.query('SELECT store_ensure_day_partitions(ARRAY[$1::date]) AS created', [utcDay(2)])).rows[0].created).toEqual([
+      `events_p${utcDay(2).replaceAll('-', '')}`,
+      `event_labels_p${utcDay(2).replaceAll('-', '')}`,
+    ]);
   });
 
   it('after the online preparation (deploy/store-prepare-partitioning.sql) uses its bound and its indexes: nothing to build', async () => {

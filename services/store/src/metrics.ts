@@ -10,7 +10,11 @@ export interface StoreMetrics {
 export function createStoreMetrics(): StoreMetrics {
   const registry = createServiceRegistry('store', new URL('../package.json', import.meta.url));
   const stored = new Counter({ name: 'pulseboard_store_events_stored_total', help: 'Events written to Postgres (each exactly once)', registers: [registry] });
-  const duplicates = new Counter({ name: 'pulseboard_store_events_duplicate_total', help: 'Events already stored under their id (sent twice by a gateway), skipped', registers: [registry] });
+  const duplicates = new Counter({
+    name: 'pulseboard_store_events_duplicate_total',
+    help: 'Events already stored under their id (sent twice by a gateway), skipped',
+    registers: [registry],
+  });
   const batchSeconds = new Histogram({
     name: 'pulseboard_store_batch_write_seconds',
     help: 'Time to write one batch (COPY of events and labels, counters) inside its transaction',

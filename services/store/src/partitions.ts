@@ -40,7 +40,15 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export function parseBound(expr: string): { from: number; to: number } {
   const m = /FROM \((MINVALUE|'[^']+')\) TO \((MAXVALUE|'[^']+')\)/.exec(expr);
   if (m === null) throw new Error(`not a range bound: ${expr}`);
-  const at = (v: string, infinite: number) => (v === 'MINVALUE' || v === 'MAXVALUE' ? infinite : Date.parse(v.slice(1, -1).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')));
+  const at = (v: string, infinite: number) =>
+    v === 'MINVALUE' || v === 'MAXVALUE'
+      ? infinite
+      : Date.parse(
+          v
+            .slice(1, -1)
+            .replace(' ', 'T')
+            .replace(/([+-]\d\d)$/, '$1:00'),
+        );
   return { from: at(m[1]!, -Infinity), to: at(m[2]!, Infinity) };
 }
 
@@ -132,7 +140,8 @@ export class PartitionKeeper {
     } finally {
       lock.release();
     }
-    if (report.dropped.length > 0 || Object.keys(report.expired).length > 0) this.options.logger.info({ event: 'retention_applied', dropped: report.dropped, expired: report.expired });
+    if (report.dropped.length > 0 || Object.keys(report.expired).length > 0)
+      this.options.logger.info({ event: 'retention_applied', dropped: report.dropped, expired: report.expired });
     await this.refresh();
     return report;
   }
@@ -140,11 +149,18 @@ export class PartitionKeeper {
   /** Detaches (without blocking writers or readers) and drops one day's partitions, and their daily counts. */
   private async drop(range: Range): Promise<void> {
     const labelsPartition = range.name.replace(/^events/, 'event_labels');
-    for (const [table, name] of [['events', range.name], ['event_labels', labelsPartition]] as const) {
+    for (const [table, name] of [
+      ['events', range.name],
+      ['event_labels', labelsPartition],
+    ] as const) {
       if (!(await exists(this.options.pool, name))) continue;
       // Not in a transaction: DETACH ... CONCURRENTLY waits out the readers instead of blocking them.
-      const { rows } = await this.options.pool.query<{ pending: boolean }>('SELECT inhdetachpending AS pending FROM pg_inherits WHERE inhrelid = $1::regclass', [name]);
-      if (rows[0] !== undefined) await this.options.pool.query(`ALTER TABLE ${table} DETACH PARTITION ${name} ${rows[0].pending ? 'FINALIZE' : 'CONCURRENTLY'}`);
+      const { rows } = await this.options.pool.query<{ pending: boolean }>(
+        'SELECT inhdetachpending AS pending FROM pg_inherits WHERE inhrelid = $1::regclass',
+        [name],
+      );
+      if (rows[0] !== undefined)
+        await this.options.pool.query(`ALTER TABLE ${table} DETACH PARTITION ${name} ${rows[0].pending ? 'FINALIZE' : 'CONCURRENTLY'}`);
       await this.options.pool.query(`DROP TABLE ${name}`);
     }
     await this.options.pool.query('DELETE FROM project_daily_events WHERE day < $1::date', [isoDay(range.to)]);

@@ -1,5 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, messageTraceparents, startOpsServer, startTracing, traceBatch, type Logger } from '@pulseboard/config';
+import {
+  createLogger,
+  drainWithin,
+  instrumentPool,
+  kafkaBrokers,
+  kafkaSecurity,
+  messageTraceparents,
+  startOpsServer,
+  startTracing,
+  traceBatch,
+  type Logger,
+} from '@pulseboard/config';
 import { deadLetterHeaders, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
 import { BatchingProducer, createKafka, ensureTopics, instrumentKafka, runStateConsumer, type ConsumedMessage } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
@@ -17,14 +28,21 @@ export interface StoreService {
 }
 
 /** Composition root: builds every dependency once and passes it down. */
-export async function startStoreService(env: StoreEnv, logger: Logger = createLogger('store', env.LOG_LEVEL), clock: () => number = Date.now): Promise<StoreService> {
+export async function startStoreService(
+  env: StoreEnv,
+  logger: Logger = createLogger('store', env.LOG_LEVEL),
+  clock: () => number = Date.now,
+): Promise<StoreService> {
   if (env.MIGRATE_ON_START) await runMigrations({ databaseUrl: env.DATABASE_URL, dir: MIGRATIONS_DIR, service: 'store', logger });
   const tracing = await startTracing('store', env);
   const pool = createPool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE, applicationName: 'pulseboard-store' });
   const metrics = createStoreMetrics();
   instrumentPool(metrics.registry, pool);
   const kafka = createKafka({ clientId: `${env.KAFKA_CLIENT_ID}-store`, brokers: kafkaBrokers(env.KAFKA_BROKERS), logger, security: kafkaSecurity(env) });
-  const kafkaSignals = instrumentKafka(kafka, metrics.registry, { lagging: [{ groupId: env.STORE_GROUP_ID, topic: env.TOPIC_EVENTS }], watchedTopics: [env.TOPIC_EVENTS_DLQ] });
+  const kafkaSignals = instrumentKafka(kafka, metrics.registry, {
+    lagging: [{ groupId: env.STORE_GROUP_ID, topic: env.TOPIC_EVENTS }],
+    watchedTopics: [env.TOPIC_EVENTS_DLQ],
+  });
   await ensureTopics(kafka, [TOPICS.events.spec(env.TOPIC_EVENTS, env), TOPICS.eventsDeadLetter.spec(env.TOPIC_EVENTS_DLQ, env)]);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
@@ -48,7 +66,12 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
       ? (tx, messages, claim) => traced(messages, { 'messaging.destination.partition.id': String(claim.partition) }, () => events.handle(tx, messages))
       : events.handle,
     handleAll: tracing.enabled
-      ? (tx, batches) => traced(batches.flatMap((b) => b.messages), {}, () => events.handleAll(tx, batches))
+      ? (tx, batches) =>
+          traced(
+            batches.flatMap((b) => b.messages),
+            {},
+            () => events.handleAll(tx, batches),
+          )
       : events.handleAll,
     partitionsConsumedConcurrently: env.STORE_PARTITIONS_CONCURRENTLY,
     gatherMs: env.STORE_GATHER_MS,
@@ -57,7 +80,15 @@ export async function startStoreService(env: StoreEnv, logger: Logger = createLo
   });
 
   // Ready once the consumer is in its group (a Postgres outage shows in the lag, not as a restart).
-  const ops = env.STORE_HTTP_PORT === 0 ? undefined : await startOpsServer({ port: env.STORE_HTTP_PORT, host: env.STORE_HTTP_HOST, registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() }) });
+  const ops =
+    env.STORE_HTTP_PORT === 0
+      ? undefined
+      : await startOpsServer({
+          port: env.STORE_HTTP_PORT,
+          host: env.STORE_HTTP_HOST,
+          registry: metrics.registry,
+          readiness: () => ({ kafka_group: kafkaSignals.joined() }),
+        });
   logger.info({ event: 'store_started', topic: env.TOPIC_EVENTS, group: env.STORE_GROUP_ID });
 
   let stopping: Promise<void> | undefined;

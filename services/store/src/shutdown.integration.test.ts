@@ -49,7 +49,13 @@ describe('store: stop() bounds its own drain (SHUTDOWN_TIMEOUT_MS)', () => {
     const store = await startStoreService(loadStoreEnv(serviceTestEnv({ DATABASE_URL: proxy.url, STORE_HTTP_PORT: '0', SHUTDOWN_TIMEOUT_MS: '1000' })), logger);
     proxy.freeze();
     // Without the bound this never settles (the pool waits for a server that neither answers nor hangs up).
-    const outcome = await Promise.race([store.stop().then(() => 'stopped', (error: Error) => error.message), new Promise((resolve) => setTimeout(() => resolve('still draining after 15 s'), 15_000).unref())]);
+    const outcome = await Promise.race([
+      store.stop().then(
+        () => 'stopped',
+        (error: Error) => error.message,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still draining after 15 s'), 15_000).unref()),
+    ]);
     expect(outcome).toMatch(/^store: drain did not finish within 1000 ms \(still at (consumer|partitions|postgres)\)$/);
   });
 });

@@ -46,7 +46,16 @@ describe('utcDay and utcMonth', () => {
 });
 
 describe('renderBatch counters', () => {
-  const event = (id: number, timestamp: string, received_at: string): IngestedEvent => ({ id, project_key: 'p', account_id: 1, type: 'metric', name: 'm', timestamp, received_at, attributes: {} });
+  const event = (id: number, timestamp: string, received_at: string): IngestedEvent => ({
+    id,
+    project_key: 'p',
+    account_id: 1,
+    type: 'metric',
+    name: 'm',
+    timestamp,
+    received_at,
+    attributes: {},
+  });
 
   it('count months by receipt and days by the event time, across a year end and a zone offset', () => {
     const batch = renderBatch([

@@ -10,7 +10,8 @@ export const ASYNCAPI_DOCUMENT = fileURLToPath(new URL('../../../../docs/asyncap
 export const GENERATED_TYPES = fileURLToPath(new URL('./openapi.ts', import.meta.url));
 export const GENERATED_BROADCAST_TYPES = fileURLToPath(new URL('./broadcast.ts', import.meta.url));
 
-const HEADER = (source: string) => `// Generated from ${source} by \`pnpm client:types\` (openapi-typescript). Do not edit: a unit test fails when it drifts.\n`;
+const HEADER = (source: string) =>
+  `// Generated from ${source} by \`pnpm client:types\` (openapi-typescript). Do not edit: a unit test fails when it drifts.\n`;
 
 /** The TypeScript text openapi-typescript makes of docs/openapi.json. */
 export async function generateTypes(): Promise<string> {
@@ -28,7 +29,12 @@ export async function generateBroadcastTypes(): Promise<string> {
   const asyncapi = JSON.parse(readFileSync(ASYNCAPI_DOCUMENT, 'utf8')) as { components: { schemas: Record<string, unknown> } };
   // IngestedEvent: the live tail's `event` message carries one.
   const { TileChange, IngestedEvent, BroadcastServerMessage, BroadcastClientMessage } = asyncapi.components.schemas;
-  const document = { openapi: '3.1.0', info: { title: 'broadcast protocol', version: '1' }, paths: {}, components: { schemas: { TileChange, IngestedEvent, BroadcastServerMessage, BroadcastClientMessage } } };
+  const document = {
+    openapi: '3.1.0',
+    info: { title: 'broadcast protocol', version: '1' },
+    paths: {},
+    components: { schemas: { TileChange, IngestedEvent, BroadcastServerMessage, BroadcastClientMessage } },
+  };
   const ast = await openapiTS(document as never, { alphabetize: true });
   return HEADER('docs/asyncapi.json') + astToString(ast);
 }

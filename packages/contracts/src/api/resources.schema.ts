@@ -62,7 +62,15 @@ export const webhookBatchResultSchema = {
     count: { type: 'integer', minimum: 1, maximum: 100 },
     processed_at: dateTime,
     tiles_affected: { type: 'integer', minimum: 0 },
-    events: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['event_id', 'tiles_affected'], properties: { event_id: webhookEventRef, tiles_affected: { type: 'integer', minimum: 0 } } } },
+    events: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['event_id', 'tiles_affected'],
+        properties: { event_id: webhookEventRef, tiles_affected: { type: 'integer', minimum: 0 } },
+      },
+    },
   },
 } as const;
 
@@ -95,7 +103,21 @@ export const storedEventSchema = {
   title: 'StoredEvent',
   type: 'object',
   additionalProperties: false,
-  required: ['event_id', 'event_ref', 'project_key', 'type', 'name', 'timestamp', 'received_at', 'severity', 'channel', 'correlation_id', 'source', 'labels', 'attributes'],
+  required: [
+    'event_id',
+    'event_ref',
+    'project_key',
+    'type',
+    'name',
+    'timestamp',
+    'received_at',
+    'severity',
+    'channel',
+    'correlation_id',
+    'source',
+    'labels',
+    'attributes',
+  ],
   properties: {
     event_id: id,
     event_ref: webhookEventRef,
@@ -117,7 +139,12 @@ const limitsInForce = {
   type: 'object',
   additionalProperties: false,
   required: ['burst_per_minute', 'project_hourly_requests', 'monthly_quota', 'retention_days'],
-  properties: { burst_per_minute: { type: 'integer' }, project_hourly_requests: { type: 'integer' }, monthly_quota: { type: 'integer' }, retention_days: { type: 'integer' } },
+  properties: {
+    burst_per_minute: { type: 'integer' },
+    project_hourly_requests: { type: 'integer' },
+    monthly_quota: { type: 'integer' },
+    retention_days: { type: 'integer' },
+  },
 } as const;
 
 const projectProperties = {
@@ -200,12 +227,18 @@ export const tileHistoryEntrySchema = {
   additionalProperties: false,
   required: ['position', 'tile_id', 'status', 'previous_status', 'value', 'unit', 'version', 'event_id', 'cause', 'changed_at'],
   properties: {
-    position: { ...id, description: 'The history row: grows per project in the order of the changes (the tile-changes topic and the WebSocket carry the same number)' },
+    position: {
+      ...id,
+      description: 'The history row: grows per project in the order of the changes (the tile-changes topic and the WebSocket carry the same number)',
+    },
     tile_id: id,
     status: { type: 'string', enum: TILE_STATUSES },
     previous_status: { type: 'string', enum: TILE_STATUSES },
     value: tileValueSchema,
-    unit: { ...nullable({ type: 'string' }), description: "The tile's `settings.unit`, else the `unit` attribute of the event that made the change, else null" },
+    unit: {
+      ...nullable({ type: 'string' }),
+      description: "The tile's `settings.unit`, else the `unit` attribute of the event that made the change, else null",
+    },
     version: { type: 'integer', minimum: 1 },
     event_id: { ...nullable(id), description: 'The event that made the change; null when time or a rule change made it' },
     cause: { type: 'string', enum: TILE_CHANGE_CAUSES },
@@ -224,14 +257,23 @@ export const tilePreviewSchema = {
     project_key: { type: 'string' },
     since: dateTime,
     until: { ...dateTime, description: 'When the preview ran: time-driven changes are taken up to here' },
-    events_scanned: { type: 'integer', minimum: 0, description: "Events read: the project's events since `since` of the filter's types and names (when it names them)" },
+    events_scanned: {
+      type: 'integer',
+      minimum: 0,
+      description: "Events read: the project's events since `since` of the filter's types and names (when it names them)",
+    },
     events_matched: { type: 'integer', minimum: 0, description: 'Events the whole filter matched, each applied to the tile' },
     changes_total: { type: 'integer', minimum: 0, description: 'Changes the tile would have made; `timeline` holds the newest 5,000 of them' },
     state: {
       type: 'object',
       additionalProperties: false,
       required: ['status', 'value', 'version', 'changed_at'],
-      properties: { status: { type: 'string', enum: TILE_STATUSES }, value: tileValueSchema, version: { type: 'integer', minimum: 0 }, changed_at: nullable(dateTime) },
+      properties: {
+        status: { type: 'string', enum: TILE_STATUSES },
+        value: tileValueSchema,
+        version: { type: 'integer', minimum: 0 },
+        changed_at: nullable(dateTime),
+      },
       description: 'The state the tile would have now',
     },
     timeline: {
@@ -255,7 +297,12 @@ export const tilePreviewSchema = {
   },
 } as const;
 
-const tileStateShape = { type: tileStateSchema.type, additionalProperties: false, required: tileStateSchema.required, properties: tileStateSchema.properties } as const;
+const tileStateShape = {
+  type: tileStateSchema.type,
+  additionalProperties: false,
+  required: tileStateSchema.required,
+  properties: tileStateSchema.properties,
+} as const;
 
 /** A tile replayed over the project's stored events with its current rule (POST /tiles/:id/replay). */
 export const tileReplaySchema = {
@@ -287,7 +334,7 @@ export const notificationServiceSchema = {
     id,
     name: { type: 'string' },
     type: { type: 'string', enum: NOTIFICATION_TYPES },
-    config: { type: 'object', description: 'The type\'s config; secret fields masked (a webhook secret is shown once, when generated)' },
+    config: { type: 'object', description: "The type's config; secret fields masked (a webhook secret is shown once, when generated)" },
     created_at: dateTime,
     updated_at: dateTime,
   },
@@ -319,7 +366,12 @@ export const sendOutcomeSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['delivery_id', 'status', 'attempts', 'response_status'],
-  properties: { delivery_id: { type: 'string' }, status: { type: 'string', enum: ['delivered', 'failed', 'pending'] }, attempts: { type: 'integer', minimum: 0 }, response_status: nullable({ type: 'integer' }) },
+  properties: {
+    delivery_id: { type: 'string' },
+    status: { type: 'string', enum: ['delivered', 'failed', 'pending'] },
+    attempts: { type: 'integer', minimum: 0 },
+    response_status: nullable({ type: 'integer' }),
+  },
 } as const;
 
 const limitStatus = {
@@ -349,7 +401,13 @@ export const rateLimitsReportSchema = {
       additionalProperties: false,
       // global_hourly_requests is left out when the installation sets no global limit.
       required: ['burst_per_minute', 'project_hourly_requests', 'account_hourly_requests', 'monthly_quota'],
-      properties: { burst_per_minute: limitStatus, project_hourly_requests: limitStatus, account_hourly_requests: limitStatus, global_hourly_requests: limitStatus, monthly_quota: limitStatus },
+      properties: {
+        burst_per_minute: limitStatus,
+        project_hourly_requests: limitStatus,
+        account_hourly_requests: limitStatus,
+        global_hourly_requests: limitStatus,
+        monthly_quota: limitStatus,
+      },
     },
   },
 } as const;
@@ -437,7 +495,11 @@ export const pagerDutyAcceptedSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['status', 'message', 'dedup_key'],
-  properties: { status: { const: 'success' }, message: { type: 'string' }, dedup_key: { type: 'string', description: 'The dedup_key sent, or the one made up for a trigger without it' } },
+  properties: {
+    status: { const: 'success' },
+    message: { type: 'string' },
+    dedup_key: { type: 'string', description: 'The dedup_key sent, or the one made up for a trigger without it' },
+  },
 } as const;
 
 /** GitHub's `ping` (sent when a hook is created), answered. */

@@ -9,7 +9,8 @@ const COMMITTED = fileURLToPath(new URL('../../../../docs/asyncapi.json', import
 
 describe('the AsyncAPI document', () => {
   it('docs/asyncapi.json is what the topic definitions generate (else: run `pnpm asyncapi:write` and commit it)', () => {
-    if (readFileSync(COMMITTED, 'utf8') !== serialiseAsyncApi(generateAsyncApiDocument())) expect.fail('docs/asyncapi.json differs from the generated document: run `pnpm asyncapi:write` and commit docs/asyncapi.json');
+    if (readFileSync(COMMITTED, 'utf8') !== serialiseAsyncApi(generateAsyncApiDocument()))
+      expect.fail('docs/asyncapi.json differs from the generated document: run `pnpm asyncapi:write` and commit docs/asyncapi.json');
   });
 
   it('is valid AsyncAPI 3 (@asyncapi/parser: no error, no warning) and has a channel per topic plus the WebSocket', { timeout: 120_000 }, async () => {
@@ -18,7 +19,10 @@ describe('the AsyncAPI document', () => {
     // spectral's are two copies of @stoplight/types, so neither enum type matches the other.
     expect(diagnostics.filter((d) => Number(d.severity) <= 1).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`)).toEqual([]);
     expect(document).toBeDefined();
-    const channels = document!.channels().all().map((c) => c.address());
+    const channels = document!
+      .channels()
+      .all()
+      .map((c) => c.address());
     expect(channels.sort()).toEqual([...topicDefinitions().map((t) => t.name), '/ws'].sort());
   });
 });

@@ -49,7 +49,12 @@ function headersSchema(topic: TopicDefinition<unknown, never>): Json {
  */
 export function generateAsyncApiDocument(): Json {
   const topics = topicDefinitions();
-  const shared = [...topics.flatMap((t) => (t.valueSchema === undefined ? [] : [t.valueSchema as { $id: string; title?: string }])), tileChangeSchema, broadcastClientMessageSchema, broadcastServerMessageSchema];
+  const shared = [
+    ...topics.flatMap((t) => (t.valueSchema === undefined ? [] : [t.valueSchema as { $id: string; title?: string }])),
+    tileChangeSchema,
+    broadcastClientMessageSchema,
+    broadcastServerMessageSchema,
+  ];
   const names = new Map(shared.map((s) => [s.$id, componentName(s)]));
   const schemas: Json = {};
   for (const s of shared) schemas[names.get(s.$id)!] = asComponent(s, names);
@@ -64,7 +69,10 @@ export function generateAsyncApiDocument(): Json {
       title: `${topic.name} message`,
       contentType: topic.valueSchema === undefined ? 'application/octet-stream' : 'application/json',
       headers: headersSchema(topic),
-      payload: topic.valueSchema === undefined ? { type: 'string', format: 'binary', description: 'the original message bytes, unchanged' } : { $ref: `#/components/schemas/${messageName}` },
+      payload:
+        topic.valueSchema === undefined
+          ? { type: 'string', format: 'binary', description: 'the original message bytes, unchanged' }
+          : { $ref: `#/components/schemas/${messageName}` },
       bindings: { kafka: { key: { type: 'string', description: topic.key }, bindingVersion: '0.5.0' } },
     };
     channels[topic.id] = {
@@ -86,24 +94,49 @@ export function generateAsyncApiDocument(): Json {
   const closeCodes = Object.entries(BROADCAST_CLOSE)
     .map(([name, code]) => `${code} ${name}`)
     .join(', ');
-  messages.BroadcastClientMessage = { name: 'BroadcastClientMessage', title: 'A message the client sends', contentType: 'application/json', payload: { $ref: '#/components/schemas/BroadcastClientMessage' } };
-  messages.BroadcastServerMessage = { name: 'BroadcastServerMessage', title: 'A message the server sends', contentType: 'application/json', payload: { $ref: '#/components/schemas/BroadcastServerMessage' } };
+  messages.BroadcastClientMessage = {
+    name: 'BroadcastClientMessage',
+    title: 'A message the client sends',
+    contentType: 'application/json',
+    payload: { $ref: '#/components/schemas/BroadcastClientMessage' },
+  };
+  messages.BroadcastServerMessage = {
+    name: 'BroadcastServerMessage',
+    title: 'A message the server sends',
+    contentType: 'application/json',
+    payload: { $ref: '#/components/schemas/BroadcastServerMessage' },
+  };
   channels.broadcast = {
     address: '/ws',
     title: 'Broadcast WebSocket',
     description: `Live tile changes, tile definitions (added, updated, removed) and a live event tail. Authenticate with \`Authorization: Bearer\` at the upgrade or an \`auth\` message; subscribe to projects, resume with \`since\`. Close codes: ${closeCodes}. Details: services/broadcast/docs/protocol.md.`,
     servers: [{ $ref: '#/servers/broadcast' }],
-    messages: { BroadcastClientMessage: { $ref: '#/components/messages/BroadcastClientMessage' }, BroadcastServerMessage: { $ref: '#/components/messages/BroadcastServerMessage' } },
+    messages: {
+      BroadcastClientMessage: { $ref: '#/components/messages/BroadcastClientMessage' },
+      BroadcastServerMessage: { $ref: '#/components/messages/BroadcastServerMessage' },
+    },
   };
-  operations.sendBroadcastMessage = { action: 'send', channel: { $ref: '#/channels/broadcast' }, summary: 'auth, subscribe (with since to resume), unsubscribe, tail (v1, live events with filters), untail, ping', messages: [{ $ref: '#/channels/broadcast/messages/BroadcastClientMessage' }] };
-  operations.receiveBroadcastMessage = { action: 'receive', channel: { $ref: '#/channels/broadcast' }, summary: 'ready, snapshot, change, subscribed, error, unsubscribed, pong, tile_added, tile_updated, tile_removed (v1), tailing, event, skipped, untailed (v1)', messages: [{ $ref: '#/channels/broadcast/messages/BroadcastServerMessage' }] };
+  operations.sendBroadcastMessage = {
+    action: 'send',
+    channel: { $ref: '#/channels/broadcast' },
+    summary: 'auth, subscribe (with since to resume), unsubscribe, tail (v1, live events with filters), untail, ping',
+    messages: [{ $ref: '#/channels/broadcast/messages/BroadcastClientMessage' }],
+  };
+  operations.receiveBroadcastMessage = {
+    action: 'receive',
+    channel: { $ref: '#/channels/broadcast' },
+    summary:
+      'ready, snapshot, change, subscribed, error, unsubscribed, pong, tile_added, tile_updated, tile_removed (v1), tailing, event, skipped, untailed (v1)',
+    messages: [{ $ref: '#/channels/broadcast/messages/BroadcastServerMessage' }],
+  };
 
   return {
     asyncapi: '3.1.0',
     info: {
       title: 'Pulseboard topics and live updates',
       version: '1.0.0',
-      description: 'The Kafka topics Pulseboard writes (tap them with your own consumers) and the broadcast service\'s WebSocket protocol. Values are JSON (UTF-8) unless said otherwise; partitioning is murmur2 of the key, like the Java client. The HTTP API is in docs/openapi.json.',
+      description:
+        "The Kafka topics Pulseboard writes (tap them with your own consumers) and the broadcast service's WebSocket protocol. Values are JSON (UTF-8) unless said otherwise; partitioning is murmur2 of the key, like the Java client. The HTTP API is in docs/openapi.json.",
       license: { name: 'Apache-2.0' },
     },
     servers: {

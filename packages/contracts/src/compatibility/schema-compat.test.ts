@@ -17,12 +17,22 @@ describe('topic schema compatibility', () => {
   it('every topic matches its snapshot of the last release (docs/topic-schemas/)', () => {
     expect(compatibilityProblems(topicDefinitions(), readSnapshots())).toEqual([]);
     // Every topic has a snapshot: a topic added since then needs `pnpm topics:snapshot` at the release.
-    expect(readSnapshots().map((s) => s.id).sort()).toEqual(currentSnapshots().map((s) => s.id).sort());
+    expect(
+      readSnapshots()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(
+      currentSnapshots()
+        .map((s) => s.id)
+        .sort(),
+    );
   });
 
   it('fails on a field removed or renamed, a type narrowed, a new required field', () => {
     const removed = changedTopic((s) => delete s.properties.tile_name);
-    expect(compatibilityProblems([removed], [released])).toEqual([expect.stringMatching(/\$\.tile_name: field removed \(or renamed\); raise the topic's version \(pulseboard\.tile-changes\.v2\)/)]);
+    expect(compatibilityProblems([removed], [released])).toEqual([
+      expect.stringMatching(/\$\.tile_name: field removed \(or renamed\); raise the topic's version \(pulseboard\.tile-changes\.v2\)/),
+    ]);
 
     const renamed = changedTopic((s) => {
       s.properties.name = s.properties.tile_name!;
@@ -32,8 +42,12 @@ describe('topic schema compatibility', () => {
 
     const narrowed = changedTopic((s) => (s.properties.value = { type: 'number' }));
     expect(compatibilityProblems([narrowed], [released]).join('\n')).toMatch(/\$\.value: anyOf changed/);
-    expect(breakingChanges({ type: 'object', properties: { n: { type: 'number' } } }, { type: 'object', properties: { n: { type: 'integer' } } })).toEqual(['$.n: type narrowed (no longer number)']);
-    expect(breakingChanges({ type: 'object', properties: { n: { type: ['string', 'null'] } } }, { type: 'object', properties: { n: { type: 'string' } } })).toEqual(['$.n: type narrowed (no longer null)']);
+    expect(breakingChanges({ type: 'object', properties: { n: { type: 'number' } } }, { type: 'object', properties: { n: { type: 'integer' } } })).toEqual([
+      '$.n: type narrowed (no longer number)',
+    ]);
+    expect(
+      breakingChanges({ type: 'object', properties: { n: { type: ['string', 'null'] } } }, { type: 'object', properties: { n: { type: 'string' } } }),
+    ).toEqual(['$.n: type narrowed (no longer null)']);
 
     const required = changedTopic((s) => {
       s.properties.region = { type: 'string' };

@@ -47,7 +47,8 @@ export function breakingChanges(previous: unknown, next: unknown, path = '$'): s
   const requiredBefore = new Set((previous.required ?? []) as string[]);
   const requiredAfter = new Set((next.required ?? []) as string[]);
   for (const name of requiredAfter) if (!requiredBefore.has(name)) problems.push(`${path}.${name}: new required field`);
-  for (const name of requiredBefore) if (!requiredAfter.has(name) && Object.hasOwn(propsAfter, name)) problems.push(`${path}.${name}: no longer required (readers rely on it)`);
+  for (const name of requiredBefore)
+    if (!requiredAfter.has(name) && Object.hasOwn(propsAfter, name)) problems.push(`${path}.${name}: no longer required (readers rely on it)`);
   if (previous.additionalProperties !== false && next.additionalProperties === false) problems.push(`${path}: additional fields now refused`);
 
   if (previous.items !== undefined || next.items !== undefined) problems.push(...breakingChanges(previous.items, next.items, `${path}[]`));

@@ -41,7 +41,9 @@ export function compatibilityProblems(topics: TopicDefinition<unknown, never>[],
     }
     if (topic.version > released.version) continue;
     for (const change of breakingChanges(released.valueSchema, topic.valueSchema ?? null)) {
-      problems.push(`${topic.name}: ${change}; raise the topic's version (${topic.name.replace(/\.v\d+$/, `.v${topic.version + 1}`)}) or keep the change compatible`);
+      problems.push(
+        `${topic.name}: ${change}; raise the topic's version (${topic.name.replace(/\.v\d+$/, `.v${topic.version + 1}`)}) or keep the change compatible`,
+      );
     }
   }
   return problems;

@@ -61,7 +61,13 @@ describe('Alertmanager webhook mapping', () => {
   });
 
   it('maps severity labels to spec severities and defaults to error', () => {
-    const alert = (severity?: string) => ({ status: 'firing', labels: { alertname: 'A', ...(severity === undefined ? {} : { severity }) }, annotations: {}, startsAt: receivedAt.toISOString(), fingerprint: 'f' });
+    const alert = (severity?: string) => ({
+      status: 'firing',
+      labels: { alertname: 'A', ...(severity === undefined ? {} : { severity }) },
+      annotations: {},
+      startsAt: receivedAt.toISOString(),
+      fingerprint: 'f',
+    });
     const severities = [undefined, 'warning', 'info', 'page', 'critical', 'whatever'].map((s) => {
       const r = mapAlertmanager({ alerts: [alert(s)] }, { receivedAt });
       return r.kind === 'events' ? r.events[0]!.severity : r.kind;

@@ -42,9 +42,27 @@ describe('CloudEvents 1.0 mapping', () => {
   });
 
   it("takes Pulseboard's fields from extensions: pbtype, pbseverity, pbchannel, correlationid", () => {
-    const result = structured({ specversion: '1.0', id: '1', source: 'ci', type: 'deploy_finished', pbtype: 'deployment', pbseverity: 'warn', pbchannel: 'eu', correlationid: 'run-7', time: receivedAt.toISOString(), data: 'plain text' });
+    const result = structured({
+      specversion: '1.0',
+      id: '1',
+      source: 'ci',
+      type: 'deploy_finished',
+      pbtype: 'deployment',
+      pbseverity: 'warn',
+      pbchannel: 'eu',
+      correlationid: 'run-7',
+      time: receivedAt.toISOString(),
+      data: 'plain text',
+    });
     if (result.kind !== 'events') throw new Error(result.kind);
-    expect(result.events[0]).toMatchObject({ type: 'deployment', name: 'deploy_finished', severity: 'warn', channel: 'eu', correlation_id: 'run-7', attributes: { data: 'plain text' } });
+    expect(result.events[0]).toMatchObject({
+      type: 'deployment',
+      name: 'deploy_finished',
+      severity: 'warn',
+      channel: 'eu',
+      correlation_id: 'run-7',
+      attributes: { data: 'plain text' },
+    });
     expect(envelopeProblems(result.events)).toBeNull();
   });
 
@@ -52,7 +70,15 @@ describe('CloudEvents 1.0 mapping', () => {
     const result = mapCloudEvents(
       {
         mediaType: 'application/json',
-        headers: { 'ce-specversion': '1.0', 'ce-id': '42', 'ce-source': 'urn:shop', 'ce-type': 'order.placed', 'ce-subject': 'order%2042', 'ce-pbtype': 'metric', 'content-type': 'application/json' },
+        headers: {
+          'ce-specversion': '1.0',
+          'ce-id': '42',
+          'ce-source': 'urn:shop',
+          'ce-type': 'order.placed',
+          'ce-subject': 'order%2042',
+          'ce-pbtype': 'metric',
+          'content-type': 'application/json',
+        },
         body: { value: 3 },
       },
       { receivedAt },
@@ -65,7 +91,18 @@ describe('CloudEvents 1.0 mapping', () => {
           name: 'order.placed',
           timestamp: receivedAt.toISOString(),
           source: 'urn:shop',
-          attributes: { value: 3, cloudevents: { specversion: '1.0', id: '42', source: 'urn:shop', type: 'order.placed', subject: 'order 42', pbtype: 'metric', datacontenttype: 'application/json' } },
+          attributes: {
+            value: 3,
+            cloudevents: {
+              specversion: '1.0',
+              id: '42',
+              source: 'urn:shop',
+              type: 'order.placed',
+              subject: 'order 42',
+              pbtype: 'metric',
+              datacontenttype: 'application/json',
+            },
+          },
         },
       ],
     });
@@ -90,11 +127,25 @@ describe('CloudEvents 1.0 mapping', () => {
   it('refuses events that break CloudEvents or name an unknown Pulseboard type', () => {
     expect(structured({ specversion: '1.0', id: '1', source: 's', type: 't', pbtype: 'billing', 'Bad-Name': 1, ext: { a: 1 } })).toEqual({
       kind: 'invalid',
-      details: { 'Bad-Name': ['is not a valid CloudEvents attribute name (a-z, 0-9, at most 20)'], ext: ['must be a string, number or boolean'], pbtype: ['is not included in the list'] },
+      details: {
+        'Bad-Name': ['is not a valid CloudEvents attribute name (a-z, 0-9, at most 20)'],
+        ext: ['must be a string, number or boolean'],
+        pbtype: ['is not included in the list'],
+      },
     });
     expect(structured([]).kind).toBe('invalid');
-    const nul = mapCloudEvents({ mediaType: 'application/json', headers: { 'ce-specversion': '1.0', 'ce-id': '1', 'ce-source': 's', 'ce-type': 't', 'ce-pbchannel': 'a%00b' }, body: {} }, { receivedAt });
+    const nul = mapCloudEvents(
+      {
+        mediaType: 'application/json',
+        headers: { 'ce-specversion': '1.0', 'ce-id': '1', 'ce-source': 's', 'ce-type': 't', 'ce-pbchannel': 'a%00b' },
+        body: {},
+      },
+      { receivedAt },
+    );
     expect(nul).toEqual({ kind: 'invalid', details: { 'ce-pbchannel': ['contains a NUL character or an unpaired surrogate'] } });
-    expect(mapCloudEvents({ mediaType: 'application/json', headers: {}, body: { a: 1 } }, { receivedAt })).toMatchObject({ kind: 'invalid', details: { 'ce-specversion': [expect.stringMatching(/^can't be blank/)] } });
+    expect(mapCloudEvents({ mediaType: 'application/json', headers: {}, body: { a: 1 } }, { receivedAt })).toMatchObject({
+      kind: 'invalid',
+      details: { 'ce-specversion': [expect.stringMatching(/^can't be blank/)] },
+    });
   });
 });

@@ -79,7 +79,8 @@ function toEnvelope(ce: CloudEvent, at: string, problems: Problems, context: Map
   }
   const pbtype = a.pbtype ?? 'infrastructure';
   if (!(EVENT_TYPES as readonly unknown[]).includes(pbtype)) problems.add(field('pbtype'), 'is not included in the list');
-  if (a.pbseverity !== undefined && !(SEVERITIES as readonly unknown[]).includes(a.pbseverity)) problems.add(field('pbseverity'), 'is not included in the list');
+  if (a.pbseverity !== undefined && !(SEVERITIES as readonly unknown[]).includes(a.pbseverity))
+    problems.add(field('pbseverity'), 'is not included in the list');
   for (const name of ['pbchannel', 'correlationid']) if (a[name] !== undefined) problems.optionalString(field(name), a[name]);
   if (ce.dataBase64 !== undefined && typeof ce.dataBase64 !== 'string') problems.add(field('data_base64'), 'must be a string');
   if (ce.data !== undefined && ce.dataBase64 !== undefined) problems.add(field('data'), 'may not be sent together with data_base64');
@@ -125,7 +126,10 @@ export function mapCloudEvents(request: CloudEventsRequest, context: MappingCont
     events = [fromStructured(request.body)];
   } else {
     if (request.headers['ce-specversion'] === undefined) {
-      return { kind: 'invalid', details: { 'ce-specversion': ["can't be blank (send ce-* headers with JSON data, or a body of type application/cloudevents+json)"] } };
+      return {
+        kind: 'invalid',
+        details: { 'ce-specversion': ["can't be blank (send ce-* headers with JSON data, or a body of type application/cloudevents+json)"] },
+      };
     }
     events = [fromBinary(request, problems)];
     prefix = () => 'ce-';

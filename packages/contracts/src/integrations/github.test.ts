@@ -75,7 +75,13 @@ describe('GitHub webhook mapping', () => {
       name: 'deploy_finished',
       source: 'github',
       correlation_id: 'github-workflow-run-289782451',
-      attributes: { commit_sha: '3484a3fb816e0859fd6e1cea078d76385ff50625', deployed_by: 'Codertocat', url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451', conclusion: 'success', version: 'master' },
+      attributes: {
+        commit_sha: '3484a3fb816e0859fd6e1cea078d76385ff50625',
+        deployed_by: 'Codertocat',
+        url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451',
+        conclusion: 'success',
+        version: 'master',
+      },
     });
     for (const m of mapped) if (m.kind === 'events') expect(envelopeProblems(m.events)).toBeNull();
   });
@@ -97,8 +103,14 @@ describe('GitHub webhook mapping', () => {
   });
 
   it('refuses a delivery without X-GitHub-Event or with a body not of its event', () => {
-    expect(mapGitHub({ event: undefined, delivery: undefined, body: {} }, context)).toEqual({ kind: 'invalid', details: { 'x-github-event': ["can't be blank"] } });
-    expect(mapGitHub({ event: 'deployment_status', delivery: undefined, body: { action: 'created' } }, context)).toEqual({ kind: 'invalid', details: { deployment_status: ['must be an object'] } });
+    expect(mapGitHub({ event: undefined, delivery: undefined, body: {} }, context)).toEqual({
+      kind: 'invalid',
+      details: { 'x-github-event': ["can't be blank"] },
+    });
+    expect(mapGitHub({ event: 'deployment_status', delivery: undefined, body: { action: 'created' } }, context)).toEqual({
+      kind: 'invalid',
+      details: { deployment_status: ['must be an object'] },
+    });
     expect(mapGitHub({ event: 'workflow_run', delivery: undefined, body: [] }, context).kind).toBe('invalid');
   });
 });

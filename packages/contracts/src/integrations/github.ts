@@ -51,7 +51,8 @@ function defined(attributes: Record<string, unknown>): Record<string, unknown> {
 function deploymentStatus(body: Record<string, unknown>, delivery: string | undefined, context: MappingContext): MappingResult {
   const status = body.deployment_status;
   const deployment = body.deployment;
-  if (!isObject(status) || !isObject(deployment)) return { kind: 'invalid', details: { [isObject(status) ? 'deployment' : 'deployment_status']: ['must be an object'] } };
+  if (!isObject(status) || !isObject(deployment))
+    return { kind: 'invalid', details: { [isObject(status) ? 'deployment' : 'deployment_status']: ['must be an object'] } };
   const state = text(status.state);
   const name = state === undefined ? undefined : DEPLOYMENT_STATES[state];
   if (name === undefined) return { kind: 'ignored', reason: `deployment_status state ${state ?? '(none)'} is not followed` };
@@ -95,7 +96,8 @@ function workflowRun(body: Record<string, unknown>, delivery: string | undefined
   let name: DeployName | undefined;
   if (action === 'requested' || action === 'in_progress') name = 'deploy_started';
   else if (action === 'completed') name = conclusion === undefined ? undefined : WORKFLOW_CONCLUSIONS[conclusion];
-  if (name === undefined) return { kind: 'ignored', reason: `workflow_run ${action ?? '(no action)'}${conclusion === undefined ? '' : ` ${conclusion}`} is not followed` };
+  if (name === undefined)
+    return { kind: 'ignored', reason: `workflow_run ${action ?? '(no action)'}${conclusion === undefined ? '' : ` ${conclusion}`} is not followed` };
   const attributes = defined({
     workflow: text(run.name) ?? (isObject(body.workflow) ? text(body.workflow.name) : undefined),
     commit_sha: text(run.head_sha),
@@ -136,7 +138,10 @@ function workflowRun(body: Record<string, unknown>, delivery: string | undefined
  */
 export function mapGitHub(delivery: GitHubDelivery, context: MappingContext): MappingResult {
   if (delivery.event === undefined || delivery.event === '') return { kind: 'invalid', details: { 'x-github-event': ["can't be blank"] } };
-  if (delivery.event !== 'deployment_status' && delivery.event !== 'workflow_run') return { kind: 'ignored', reason: `GitHub event ${delivery.event} is not followed` };
+  if (delivery.event !== 'deployment_status' && delivery.event !== 'workflow_run')
+    return { kind: 'ignored', reason: `GitHub event ${delivery.event} is not followed` };
   if (!isObject(delivery.body)) return { kind: 'invalid', details: { base: ['must be a GitHub webhook payload (an object)'] } };
-  return delivery.event === 'deployment_status' ? deploymentStatus(delivery.body, delivery.delivery, context) : workflowRun(delivery.body, delivery.delivery, context);
+  return delivery.event === 'deployment_status'
+    ? deploymentStatus(delivery.body, delivery.delivery, context)
+    : workflowRun(delivery.body, delivery.delivery, context);
 }

@@ -13,10 +13,7 @@ export type Severity = (typeof SEVERITIES)[number];
  * tool's own field names). The gateway then runs the usual validation, limits,
  * idempotency and produce path over the events, as one all-or-nothing batch.
  */
-export type MappingResult =
-  | { kind: 'events'; events: WebhookEvent[] }
-  | { kind: 'ignored'; reason: string }
-  | { kind: 'invalid'; details: ValidationDetails };
+export type MappingResult = { kind: 'events'; events: WebhookEvent[] } | { kind: 'ignored'; reason: string } | { kind: 'invalid'; details: ValidationDetails };
 
 /** What a mapping may know beyond the payload; passed in so each mapping stays a pure function. */
 export interface MappingContext {

@@ -36,7 +36,9 @@ describe('PagerDuty Events API v2 mapping', () => {
             client: 'Sample Monitoring Service',
             client_url: 'https://monitoring.example.com',
             links: [{ href: 'https://example.com/', text: 'Link text' }],
-            images: [{ src: 'https://www.pagerduty.com/wp-content/uploads/2016/05/pagerduty-logo-green.png', href: 'https://example.com/', alt: 'Example text' }],
+            images: [
+              { src: 'https://www.pagerduty.com/wp-content/uploads/2016/05/pagerduty-logo-green.png', href: 'https://example.com/', alt: 'Example text' },
+            ],
           },
         },
       ],
@@ -62,13 +64,26 @@ describe('PagerDuty Events API v2 mapping', () => {
     expect(ack).toEqual({
       kind: 'events',
       dedupKey: 'samplekeyhere',
-      events: [{ type: 'error', name: 'alert', timestamp: receivedAt.toISOString(), correlation_id: 'samplekeyhere', attributes: { dedup_key: 'samplekeyhere', event_action: 'acknowledge', status: 'acknowledged', resolved: false } }],
+      events: [
+        {
+          type: 'error',
+          name: 'alert',
+          timestamp: receivedAt.toISOString(),
+          correlation_id: 'samplekeyhere',
+          attributes: { dedup_key: 'samplekeyhere', event_action: 'acknowledge', status: 'acknowledged', resolved: false },
+        },
+      ],
     });
-    expect(resolve.kind === 'events' && resolve.events[0]!.attributes).toEqual({ dedup_key: 'samplekeyhere', event_action: 'resolve', status: 'resolved', resolved: true });
+    expect(resolve.kind === 'events' && resolve.events[0]!.attributes).toEqual({
+      dedup_key: 'samplekeyhere',
+      event_action: 'resolve',
+      status: 'resolved',
+      resolved: true,
+    });
     for (const r of [ack, resolve]) if (r.kind === 'events') expect(envelopeProblems(r.events)).toBeNull();
   });
 
-  it("maps severities: critical, error, warning (warn), info", () => {
+  it('maps severities: critical, error, warning (warn), info', () => {
     const severities = ['critical', 'error', 'warning', 'info'].map((severity) => {
       const r = mapPagerDuty({ event_action: 'trigger', payload: { summary: 's', source: 'h', severity } }, context);
       return r.kind === 'events' ? r.events[0]!.severity : r.kind;
@@ -82,8 +97,29 @@ describe('PagerDuty Events API v2 mapping', () => {
     if (trigger.kind !== 'events' || resolve.kind !== 'events') throw new Error('not mapped');
     const key = '3b9bc2a0e4c0d7f7a4e2b6b0e7f2b8c5a2f94b7e2c1d0e9f8a7b6c5d4e3f2a1b';
     expect(trigger.dedupKey).toBe(key);
-    expect(trigger.events[0]).toMatchObject({ type: 'error', name: 'alert', severity: 'error', source: 'Alertmanager', correlation_id: key, attributes: { num_firing: '1', status: 'triggered', resolved: false, summary: '[FIRING:1] DiskFull (node-1:9100 node critical)', client: 'Alertmanager', links: [], images: [] } });
-    expect(resolve.events[0]).toMatchObject({ type: 'error', name: 'alert', source: 'Alertmanager', correlation_id: key, attributes: { status: 'resolved', resolved: true } });
+    expect(trigger.events[0]).toMatchObject({
+      type: 'error',
+      name: 'alert',
+      severity: 'error',
+      source: 'Alertmanager',
+      correlation_id: key,
+      attributes: {
+        num_firing: '1',
+        status: 'triggered',
+        resolved: false,
+        summary: '[FIRING:1] DiskFull (node-1:9100 node critical)',
+        client: 'Alertmanager',
+        links: [],
+        images: [],
+      },
+    });
+    expect(resolve.events[0]).toMatchObject({
+      type: 'error',
+      name: 'alert',
+      source: 'Alertmanager',
+      correlation_id: key,
+      attributes: { status: 'resolved', resolved: true },
+    });
     expect(envelopeProblems([...trigger.events, ...resolve.events])).toBeNull();
   });
 
@@ -98,7 +134,11 @@ describe('PagerDuty Events API v2 mapping', () => {
     expect(mapPagerDuty({ event_action: 'trigger' }, context)).toEqual({ kind: 'invalid', details: { payload: ["can't be blank"] } });
     expect(mapPagerDuty({ event_action: 'trigger', payload: { summary: 'x'.repeat(1025), severity: 'urgent' } }, context)).toEqual({
       kind: 'invalid',
-      details: { 'payload.summary': ['is too long (maximum is 1024 characters)'], 'payload.source': ["can't be blank"], 'payload.severity': ['is not included in the list'] },
+      details: {
+        'payload.summary': ['is too long (maximum is 1024 characters)'],
+        'payload.source': ["can't be blank"],
+        'payload.severity': ['is not included in the list'],
+      },
     });
     expect(mapPagerDuty('x', context).kind).toBe('invalid');
   });

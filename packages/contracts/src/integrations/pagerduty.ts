@@ -30,7 +30,8 @@ export function mapPagerDuty(body: unknown, context: PagerDutyContext): PagerDut
   if (!isObject(body)) return { kind: 'invalid', details: { base: ['must be a PagerDuty Events API v2 event (an object)'] } };
   const problems = new Problems();
   const action = body.event_action;
-  if (!(PAGERDUTY_ACTIONS as readonly unknown[]).includes(action)) problems.add('event_action', action === undefined ? "can't be blank" : 'is not included in the list');
+  if (!(PAGERDUTY_ACTIONS as readonly unknown[]).includes(action))
+    problems.add('event_action', action === undefined ? "can't be blank" : 'is not included in the list');
   const givenKey = problems.optionalString('dedup_key', body.dedup_key);
   if (givenKey !== undefined && givenKey.length > 255) problems.add('dedup_key', 'is too long (maximum is 255 characters)');
   if ((action === 'acknowledge' || action === 'resolve') && (givenKey === undefined || givenKey === '')) problems.add('dedup_key', "can't be blank");

@@ -81,7 +81,10 @@ export const HEADERS = {
  * request had none and tracing is off.
  */
 export const traceparentHeader: Record<string, HeaderDefinition> = {
-  [HEADERS.traceparent]: { description: 'W3C trace context of the span that produced the message (00-<trace id>-<span id>-<flags>); consumers continue the trace from it', optional: true },
+  [HEADERS.traceparent]: {
+    description: 'W3C trace context of the span that produced the message (00-<trace id>-<span id>-<flags>); consumers continue the trace from it',
+    optional: true,
+  },
 };
 
 /** `message` with a `traceparent` header when there is one (a new headers object: encoders share theirs). */

@@ -18,7 +18,13 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
 
   beforeAll(async () => {
     gateway = await startTestGateway(
-      { AUTH_FAILURES_PER_MINUTE: '5', NOTIFY_SENDS_PER_MINUTE: '2', NOTIFY_SEND_TIMEOUT_MS: '50', MAX_TILES_PER_PROJECT: '3', MAX_NOTIFICATION_SERVICES_PER_ACCOUNT: '2' },
+      {
+        AUTH_FAILURES_PER_MINUTE: '5',
+        NOTIFY_SENDS_PER_MINUTE: '2',
+        NOTIFY_SEND_TIMEOUT_MS: '50',
+        MAX_TILES_PER_PROJECT: '3',
+        MAX_NOTIFICATION_SERVICES_PER_ACCOUNT: '2',
+      },
       { now: () => clock.now() },
     );
     project = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
@@ -72,7 +78,9 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
     try {
       // Only the token lookups count: the gateway's own background reads (the control relay,
       // the revision poll) share the pool and may land between the requests.
-      const lookups = () => query.mock.calls.filter(([sql]) => String(typeof sql === 'object' && sql !== null ? (sql as { text?: string }).text : sql).includes('user_tokens')).length;
+      const lookups = () =>
+        query.mock.calls.filter(([sql]) => String(typeof sql === 'object' && sql !== null ? (sql as { text?: string }).text : sql).includes('user_tokens'))
+          .length;
       const token = `evu_${Math.random().toString(36).slice(2)}`;
       expect((await request(url('/api/v1/tiles'), { token })).status).toBe(401);
       const afterFirst = lookups();
@@ -86,7 +94,10 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
 
   it('rate-limits send and send_message per account: 429 with Retry-After past NOTIFY_SENDS_PER_MINUTE', async () => {
     clock.advance(120_000);
-    const service = await request(url('/api/v1/notifications'), { token: project.userToken, body: { name: 'hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' } } });
+    const service = await request(url('/api/v1/notifications'), {
+      token: project.userToken,
+      body: { name: 'hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' } },
+    });
     expect(service.status).toBe(201);
     const id = service.body.data.id;
     expect((await request(url(`/api/v1/notifications/${id}/send`), { token: project.userToken, method: 'POST' })).status).toBe(200);
@@ -104,10 +115,17 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
     // The environment's ceilings (ACCOUNT_MAX_*: 1,000,000 / 10,000 / 100,000 by default).
     const high = await put({ monthly_quota: 2147483647, burst_limit: 2147483647, hourly_request_limit: 500 });
     expect(high.status).toBe(400);
-    expect(high.body.error.details).toEqual({ monthly_quota: ["must be less than or equal to 1000000 (the account's ceiling)"], burst_limit: ["must be less than or equal to 10000 (the account's ceiling)"] });
+    expect(high.body.error.details).toEqual({
+      monthly_quota: ["must be less than or equal to 1000000 (the account's ceiling)"],
+      burst_limit: ["must be less than or equal to 10000 (the account's ceiling)"],
+    });
     expect((await put({ monthly_quota: 1_000_000, burst_limit: 10_000 })).status).toBe(200);
     // The operator lowers this account's ceilings; the next change above them is refused, below accepted.
-    const ceilings = await request(url(`/api/v1/admin/accounts/${p.accountId}`), { method: 'PUT', token: TEST_ADMIN_TOKEN, body: { max_monthly_quota: 500, max_hourly_request_limit: 50 } });
+    const ceilings = await request(url(`/api/v1/admin/accounts/${p.accountId}`), {
+      method: 'PUT',
+      token: TEST_ADMIN_TOKEN,
+      body: { max_monthly_quota: 500, max_hourly_request_limit: 50 },
+    });
     expect(ceilings.status).toBe(200);
     expect(ceilings.body).toMatchObject({ id: p.accountId, max_monthly_quota: 500, max_burst_limit: null, max_hourly_request_limit: 50 });
     const refused = await put({ monthly_quota: 501, hourly_request_limit: 51 });
@@ -116,13 +134,17 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
     expect((await request(url(`/api/v1/projects/${p.projectKey}`), { token: p.userToken })).body.data.monthly_quota).toBe(1_000_000);
     expect((await put({ monthly_quota: 500, hourly_request_limit: 50 })).status).toBe(200);
     // The admin API is not bound by them; a user token cannot set them.
-    expect((await request(url(`/api/v1/admin/accounts/${p.accountId}`), { method: 'PUT', token: p.userToken, body: { max_monthly_quota: 10 ** 9 } })).status).toBe(403);
+    expect(
+      (await request(url(`/api/v1/admin/accounts/${p.accountId}`), { method: 'PUT', token: p.userToken, body: { max_monthly_quota: 10 ** 9 } })).status,
+    ).toBe(403);
     expect((await request(url('/api/v1/admin/accounts/999999999'), { method: 'PUT', token: TEST_ADMIN_TOKEN, body: { max_burst_limit: 5 } })).status).toBe(404);
   });
 
   it('caps tiles per project and notification services per account (409 resource_limit_reached), also under concurrent creates', async () => {
     const fresh = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
-    const creates = await Promise.all(Array.from({ length: 6 }, (_, i) => request(url('/api/v1/tiles'), { token: fresh.apiKey, body: { name: `t${i}`, kind: 'metric', rule: RULE } })));
+    const creates = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => request(url('/api/v1/tiles'), { token: fresh.apiKey, body: { name: `t${i}`, kind: 'metric', rule: RULE } })),
+    );
     expect(creates.filter((c) => c.status === 201)).toHaveLength(3);
     const refused = creates.filter((c) => c.status !== 201);
     expect(refused.map((c) => c.status)).toEqual([409, 409, 409]);
@@ -132,7 +154,14 @@ describe('abuse limits: failed authentications, unknown tokens, sends, resource 
     expect((await request(url(`/api/v1/tiles/${tile}`), { token: fresh.apiKey, method: 'DELETE' })).status).toBeLessThan(300);
     expect((await request(url('/api/v1/tiles'), { token: fresh.apiKey, body: { name: 'again', kind: 'metric', rule: RULE } })).status).toBe(201);
 
-    const services = await Promise.all(Array.from({ length: 4 }, (_, i) => request(url('/api/v1/notifications'), { token: fresh.userToken, body: { name: `s${i}`, type: 'webhook', config: { url: 'https://hooks.example.com/x' } } })));
+    const services = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        request(url('/api/v1/notifications'), {
+          token: fresh.userToken,
+          body: { name: `s${i}`, type: 'webhook', config: { url: 'https://hooks.example.com/x' } },
+        }),
+      ),
+    );
     expect(services.map((s) => s.status).sort()).toEqual([201, 201, 409, 409]);
   });
 });

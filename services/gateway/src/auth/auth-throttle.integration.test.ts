@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { envelope, provisionProject, requestFrom, setEnvelopeClock, TEST_ADMIN_TOKEN, TEST_INTERNAL_PROXY_SECRET, TEST_REDIS_URL, waitFor } from '@pulseboard/test-kit';
+import {
+  envelope,
+  provisionProject,
+  requestFrom,
+  setEnvelopeClock,
+  TEST_ADMIN_TOKEN,
+  TEST_INTERNAL_PROXY_SECRET,
+  TEST_REDIS_URL,
+  waitFor,
+} from '@pulseboard/test-kit';
 import { hashSecret } from '@pulseboard/contracts';
 import { PROXY_CLIENT_HEADER, PROXY_SECRET_HEADER } from '@pulseboard/config';
 import { startTestGateway } from '../../test/test-gateway.ts';
@@ -43,7 +52,9 @@ describe('failed authentications: failures are throttled, valid credentials neve
     const statuses: number[] = [];
     // In bursts of 20 at once: concurrent failures cannot slip past the limit together.
     for (let burst = 0; burst < 5; burst++) {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => requestFrom('127.0.0.2', url('/api/v1/projects'), { token: i % 2 === 0 ? bad('evk_') : bad('evu_') })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => requestFrom('127.0.0.2', url('/api/v1/projects'), { token: i % 2 === 0 ? bad('evk_') : bad('evu_') })),
+      );
       statuses.push(...answers.map((a) => a.status));
     }
     expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
@@ -69,7 +80,8 @@ describe('failed authentications: failures are throttled, valid credentials neve
     const project = await fresh();
     const prefix = project.userToken.slice(0, 12);
     const statuses: number[] = [];
-    for (let i = 0; i < LIMIT + 1; i++) statuses.push((await requestFrom(`127.0.1.${i + 1}`, url('/api/v1/projects'), { token: `${prefix}${bad('')}` })).status);
+    for (let i = 0; i < LIMIT + 1; i++)
+      statuses.push((await requestFrom(`127.0.1.${i + 1}`, url('/api/v1/projects'), { token: `${prefix}${bad('')}` })).status);
     expect(statuses.slice(0, LIMIT).every((s) => s === 401)).toBe(true);
     expect(statuses[LIMIT]).toBe(429);
     // The prefix is throttled: garbage with it waits, the real token is accepted from an old address and a new one.
@@ -80,7 +92,12 @@ describe('failed authentications: failures are throttled, valid credentials neve
 
   it('a spoofed X-Forwarded-For or pass-through header from an untrusted peer changes nothing', async () => {
     clock.advance(120_000);
-    const spoofs = (i: number): Record<string, string> => ({ 'x-forwarded-for': `10.9.${i}.1`, forwarded: `for=10.8.${i}.1`, [PROXY_CLIENT_HEADER]: `10.7.${i}.1`, [PROXY_SECRET_HEADER]: `not-the-secret-${i}` });
+    const spoofs = (i: number): Record<string, string> => ({
+      'x-forwarded-for': `10.9.${i}.1`,
+      forwarded: `for=10.8.${i}.1`,
+      [PROXY_CLIENT_HEADER]: `10.7.${i}.1`,
+      [PROXY_SECRET_HEADER]: `not-the-secret-${i}`,
+    });
     for (let i = 0; i < LIMIT; i++) expect((await requestFrom('127.0.2.1', url('/api/v1/projects'), { token: bad(), headers: spoofs(i) })).status).toBe(401);
     // Each request claimed another address: all were counted for the peer, which is now throttled.
     expect((await requestFrom('127.0.2.1', url('/api/v1/projects'), { token: bad(), headers: spoofs(99) })).status).toBe(429);
@@ -132,7 +149,9 @@ describe('failed authentications: failures are throttled, valid credentials neve
       expect((await requestFrom('127.0.4.1', url('/api/v1/projects'), { token: second.body.token })).status).toBe(200);
       expect((await requestFrom('127.0.4.1', otherUrl('/api/v1/projects'), { token: second.body.token })).status).toBe(200);
       expect(await inSet(second.body.token)).toBe(true);
-      expect((await requestFrom('127.0.0.1', url(`/api/v1/admin/users/${userId}/tokens/${second.body.id}`), { token: TEST_ADMIN_TOKEN, method: 'DELETE' })).status).toBe(204);
+      expect(
+        (await requestFrom('127.0.0.1', url(`/api/v1/admin/users/${userId}/tokens/${second.body.id}`), { token: TEST_ADMIN_TOKEN, method: 'DELETE' })).status,
+      ).toBe(204);
       // Out of the set once revoked, without being presented: a throttled address then gets 429 for it, no lookup.
       await waitFor(async () => !(await inSet(second.body.token)), { what: 'the revoked token left the valid-credential set' });
       for (const at of [url, otherUrl]) {
@@ -151,7 +170,10 @@ describe('failed authentications: failures are throttled, valid credentials neve
       expect((await requestFrom('127.0.0.1', url('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status).toBe(201);
       expect((await requestFrom('127.0.0.1', otherUrl('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status).toBe(201);
       expect(await inSet(project.apiKey)).toBe(true);
-      const regenerated = await requestFrom('127.0.0.1', url(`/api/v1/projects/${project.projectKey}/regenerate_key`), { token: project.userToken, body: { confirm: true } });
+      const regenerated = await requestFrom('127.0.0.1', url(`/api/v1/projects/${project.projectKey}/regenerate_key`), {
+        token: project.userToken,
+        body: { confirm: true },
+      });
       expect(regenerated.status).toBe(200);
       await waitFor(async () => !(await inSet(project.apiKey)), { what: 'the replaced key left the valid-credential set' });
       expect(await inSet(regenerated.body.data.api_key)).toBe(true);
@@ -159,7 +181,9 @@ describe('failed authentications: failures are throttled, valid credentials neve
         expect([401, 429]).toContain((await requestFrom('127.0.4.1', at('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status);
         expect((await requestFrom('127.0.4.4', at('/ingest'), { token: project.apiKey, body: envelope(project.projectKey) })).status).toBe(401);
       }
-      expect((await requestFrom('127.0.4.1', otherUrl('/ingest'), { token: regenerated.body.data.api_key, body: envelope(project.projectKey) })).status).toBe(201);
+      expect((await requestFrom('127.0.4.1', otherUrl('/ingest'), { token: regenerated.body.data.api_key, body: envelope(project.projectKey) })).status).toBe(
+        201,
+      );
       expect((await requestFrom('127.0.4.1', url('/ingest'), { token: regenerated.body.data.api_key, body: envelope(project.projectKey) })).status).toBe(201);
     } finally {
       redis.disconnect();
@@ -214,7 +238,8 @@ describe('TRUST_PROXY: X-Forwarded-For is believed from the named proxy only', (
   it("counts the client the proxy names, and anyone else's header as nothing", async () => {
     clock.advance(120_000);
     const through = (client: string) => ({ 'x-forwarded-for': client });
-    for (let i = 0; i < LIMIT; i++) expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad(), headers: through('203.0.113.50') })).status).toBe(401);
+    for (let i = 0; i < LIMIT; i++)
+      expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad(), headers: through('203.0.113.50') })).status).toBe(401);
     // That client is throttled; another behind the same proxy, and the proxy itself, are not.
     expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad(), headers: through('203.0.113.50') })).status).toBe(429);
     expect((await requestFrom('127.0.8.1', url('/api/v1/projects'), { token: bad(), headers: through('203.0.113.51') })).status).toBe(401);

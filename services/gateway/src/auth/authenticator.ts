@@ -106,7 +106,9 @@ export class Authenticator {
     if (credential === undefined || credential === 'expired') {
       // A member Postgres no longer knows (revoked, regenerated): out of the set, so it costs one lookup at most.
       if (throttled) this.options.credentials.drop(hashSecret(secret)).catch(() => undefined);
-      throw credential === 'expired' ? new PulseboardError('invalid_api_key', { message: 'The user token has expired' }) : new PulseboardError('invalid_api_key');
+      throw credential === 'expired'
+        ? new PulseboardError('invalid_api_key', { message: 'The user token has expired' })
+        : new PulseboardError('invalid_api_key');
     }
     if (!throttled) this.throttle.succeeded(attempt);
     return credential;

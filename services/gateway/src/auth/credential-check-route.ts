@@ -15,7 +15,10 @@ export const CREDENTIAL_CHECK_PATH = '/internal/v1/credential-check';
  * Not part of the API: registered before the route table and the OpenAPI
  * document collect routes.
  */
-export function registerCredentialCheckRoute(app: FastifyInstance, deps: { credentials: Pick<CredentialSet, 'has'>; proxySecretHash: Buffer | undefined }): void {
+export function registerCredentialCheckRoute(
+  app: FastifyInstance,
+  deps: { credentials: Pick<CredentialSet, 'has'>; proxySecretHash: Buffer | undefined },
+): void {
   app.get(CREDENTIAL_CHECK_PATH, { schema: { hide: true } }, async (request) => {
     if (passThroughClient(deps.proxySecretHash, request.headers) === undefined) throw new PulseboardError('not_found');
     const token = bearerToken(request.headers.authorization);

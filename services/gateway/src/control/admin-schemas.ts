@@ -40,7 +40,12 @@ export const createUserTokenBody = {
   additionalProperties: false,
   properties: {
     label: { type: 'string', maxLength: 200 },
-    expires_at: { type: 'string', format: 'date-time', description: "When the token stops working (in the future); absent: never. Through POST /api/v1/tokens, at most the calling token's own expiry, and absent means that expiry" },
+    expires_at: {
+      type: 'string',
+      format: 'date-time',
+      description:
+        "When the token stops working (in the future); absent: never. Through POST /api/v1/tokens, at most the calling token's own expiry, and absent means that expiry",
+    },
   },
 } as const;
 

@@ -43,7 +43,9 @@ describe('admin API (ADMIN_TOKEN)', () => {
     expect(project.status).toBe(201);
     expect(project.body).toMatchObject({ project_key: key, name: 'P', monthly_quota: 42, api_key: expect.stringMatching(/^evk_[A-Za-z0-9_-]{43}$/) });
     // The secrets work for what they are for.
-    expect((await request(`${gateway.url}/api/v1/projects`, { token: user.body.token })).body.data.map((p: { project_key: string }) => p.project_key)).toEqual([key]);
+    expect((await request(`${gateway.url}/api/v1/projects`, { token: user.body.token })).body.data.map((p: { project_key: string }) => p.project_key)).toEqual([
+      key,
+    ]);
     expect((await request(`${gateway.url}/ingest`, { token: project.body.api_key, body: envelope(key) })).status).toBe(201);
 
     const duplicate = await admin(`/accounts/${account.body.id}/projects`, { body: { project_key: key, name: 'again' } });
@@ -60,7 +62,9 @@ describe('admin API (ADMIN_TOKEN)', () => {
     expect(Object.keys(badProject.body.error.details).sort()).toEqual(['monthly_quota', 'project_key']);
     for (const path of ['/accounts/999999999/users', '/accounts/999999999/projects']) {
       expect((await admin(path)).status).toBe(404);
-      expect((await admin(path, { body: path.endsWith('users') ? { email: 'nobody@example.test' } : { project_key: uniqueName('x'), name: 'x' } })).status).toBe(404);
+      expect(
+        (await admin(path, { body: path.endsWith('users') ? { email: 'nobody@example.test' } : { project_key: uniqueName('x'), name: 'x' } })).status,
+      ).toBe(404);
     }
   });
 

@@ -27,20 +27,33 @@ describe('authorization on every project, event, tile and admin endpoint', () =>
     { method: 'GET', path: `/api/v1/events/${event}` },
     { method: 'GET', path: `/api/v1/events/evt_${event}` },
     { method: 'GET', path: `/api/v1/tiles?project_key=${project}` },
-    { method: 'POST', path: '/api/v1/tiles', body: { project_key: project, name: 'intruder', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } } },
+    {
+      method: 'POST',
+      path: '/api/v1/tiles',
+      body: { project_key: project, name: 'intruder', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } },
+    },
     { method: 'GET', path: `/api/v1/tiles/${tile}` },
     { method: 'PUT', path: `/api/v1/tiles/${tile}`, body: { name: 'taken over' } },
     { method: 'DELETE', path: `/api/v1/tiles/${tile}` },
   ];
-  const send = (call: Call, token?: string) => request(url(call.path), { method: call.method, ...(token === undefined ? {} : { token }), ...(call.body === undefined ? {} : { body: call.body }) });
+  const send = (call: Call, token?: string) =>
+    request(url(call.path), { method: call.method, ...(token === undefined ? {} : { token }), ...(call.body === undefined ? {} : { body: call.body }) });
 
   beforeAll(async () => {
     gateway = await startTestGateway();
     mine = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     theirs = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     sibling = `${mine.projectKey}-sib`;
-    expect((await request(url(`/api/v1/admin/accounts/${mine.accountId}/projects`), { token: TEST_ADMIN_TOKEN, body: { project_key: sibling, name: 'Sibling' } })).status).toBe(201);
-    theirTile = (await request(url('/api/v1/tiles'), { token: theirs.apiKey, body: { name: 'theirs', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } } })).body.data.id;
+    expect(
+      (await request(url(`/api/v1/admin/accounts/${mine.accountId}/projects`), { token: TEST_ADMIN_TOKEN, body: { project_key: sibling, name: 'Sibling' } }))
+        .status,
+    ).toBe(201);
+    theirTile = (
+      await request(url('/api/v1/tiles'), {
+        token: theirs.apiKey,
+        body: { name: 'theirs', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } },
+      })
+    ).body.data.id;
     // An event stored for the other project (as the store writes it), with an id from the real allocator.
     const { pool } = gateway.deps;
     theirEvent = Number((await pool.query("SELECT nextval('event_id_blocks') AS id")).rows[0].id);
@@ -77,7 +90,12 @@ describe('authorization on every project, event, tile and admin endpoint', () =>
   });
 
   it("keeps a project key out of its account's other projects, while the account's user token reaches them", async () => {
-    const siblingTile = (await request(url('/api/v1/tiles'), { token: mine.userToken, body: { project_key: sibling, name: 'sib', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } } })).body.data.id;
+    const siblingTile = (
+      await request(url('/api/v1/tiles'), {
+        token: mine.userToken,
+        body: { project_key: sibling, name: 'sib', kind: 'metric', rule: { evaluation: { kind: 'up_down', attribute: 'is_up' } } },
+      })
+    ).body.data.id;
     for (const call of resourceCalls(sibling, siblingTile, theirEvent).filter((c) => !c.path.startsWith('/api/v1/events/'))) {
       const res = await send(call, mine.apiKey);
       expect({ call: `${call.method} ${call.path}`, status: res.status }).toEqual({ call: `${call.method} ${call.path}`, status: 404 });
@@ -90,17 +108,34 @@ describe('authorization on every project, event, tile and admin endpoint', () =>
   });
 
   it('answers a missing credential 401 authentication_required and an unknown one 401 invalid_api_key, before reading the body', async () => {
-    const calls = [...resourceCalls(mine.projectKey, 1, 1), { method: 'GET', path: '/api/v1/projects' }, { method: 'GET', path: '/api/v1/events' }, { method: 'GET', path: '/api/v1/tiles' }];
+    const calls = [
+      ...resourceCalls(mine.projectKey, 1, 1),
+      { method: 'GET', path: '/api/v1/projects' },
+      { method: 'GET', path: '/api/v1/events' },
+      { method: 'GET', path: '/api/v1/tiles' },
+    ];
     for (const call of calls) {
       const none = await send(call);
-      expect({ call: `${call.method} ${call.path}`, status: none.status, code: none.body.error.code }).toEqual({ call: `${call.method} ${call.path}`, status: 401, code: 'authentication_required' });
+      expect({ call: `${call.method} ${call.path}`, status: none.status, code: none.body.error.code }).toEqual({
+        call: `${call.method} ${call.path}`,
+        status: 401,
+        code: 'authentication_required',
+      });
       for (const bad of ['evk_not-a-key', 'evu_not-a-token', TEST_ADMIN_TOKEN]) {
         const res = await send(call, bad);
-        expect({ call: `${call.method} ${call.path}`, status: res.status, code: res.body.error.code }).toEqual({ call: `${call.method} ${call.path}`, status: 401, code: 'invalid_api_key' });
+        expect({ call: `${call.method} ${call.path}`, status: res.status, code: res.body.error.code }).toEqual({
+          call: `${call.method} ${call.path}`,
+          status: 401,
+          code: 'invalid_api_key',
+        });
       }
     }
     // An invalid body does not get past authentication.
-    const garbage = await request(url(`/api/v1/projects/${mine.projectKey}`), { method: 'PUT', rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+    const garbage = await request(url(`/api/v1/projects/${mine.projectKey}`), {
+      method: 'PUT',
+      rawBody: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(garbage.status).toBe(401);
   });
 
@@ -119,7 +154,11 @@ describe('authorization on every project, event, tile and admin endpoint', () =>
     for (const call of adminCalls) {
       for (const token of [mine.apiKey, mine.userToken]) {
         const res = await send(call, token);
-        expect({ call: `${call.method} ${call.path}`, status: res.status, code: res.body.error.code }).toEqual({ call: `${call.method} ${call.path}`, status: 403, code: 'forbidden' });
+        expect({ call: `${call.method} ${call.path}`, status: res.status, code: res.body.error.code }).toEqual({
+          call: `${call.method} ${call.path}`,
+          status: 403,
+          code: 'forbidden',
+        });
       }
       const none = await send(call);
       expect(none.status).toBe(401);

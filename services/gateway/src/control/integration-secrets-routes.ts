@@ -9,7 +9,14 @@ import { notFound } from '../error-handler.ts';
 import { findLiveProject } from '../repositories/projects.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
 import { putIntegrationSecretBody, type PutIntegrationSecretBody } from './integration-secret-schemas.ts';
-import { deleteIntegrationSecret, listIntegrationSecrets, putIntegrationSecret, SIGNED_INTEGRATIONS, type IntegrationSecretRecord, type SignedIntegration } from '../repositories/integration-secrets.ts';
+import {
+  deleteIntegrationSecret,
+  listIntegrationSecrets,
+  putIntegrationSecret,
+  SIGNED_INTEGRATIONS,
+  type IntegrationSecretRecord,
+  type SignedIntegration,
+} from '../repositories/integration-secrets.ts';
 
 export interface IntegrationSecretRouteDeps {
   auth: Pick<Authenticator, 'principal'>;
@@ -18,7 +25,6 @@ export interface IntegrationSecretRouteDeps {
   /** SECRETS_KEY seals (SECRETS_KEY_PREVIOUS only opens, during a rotation). */
   secretKeys: SecretKeys;
 }
-
 
 const integrationParams = {
   type: 'object',
@@ -60,13 +66,22 @@ export function registerIntegrationSecretRoutes(app: FastifyInstance, deps: Inte
     const tags = ['projects'];
     const security = SECURITY.userToken;
     const refusals = errors('envelope', [403, 404, ...AUTHENTICATED]);
-    api.get<WithProject>('/api/v1/projects/:id/integrations', {
-      preValidation: loadProject,
-      schema: { tags, security, summary: "The project's integration secrets (masked)", response: { 200: all(integrationSecretSchema, 'Every integration secret the project has'), ...refusals } },
-    }, async (request, reply) => {
-      const rows = await listIntegrationSecrets(deps.pool, request.params.id);
-      return reply.send({ data: rows.map((row) => present(row)) });
-    });
+    api.get<WithProject>(
+      '/api/v1/projects/:id/integrations',
+      {
+        preValidation: loadProject,
+        schema: {
+          tags,
+          security,
+          summary: "The project's integration secrets (masked)",
+          response: { 200: all(integrationSecretSchema, 'Every integration secret the project has'), ...refusals },
+        },
+      },
+      async (request, reply) => {
+        const rows = await listIntegrationSecrets(deps.pool, request.params.id);
+        return reply.send({ data: rows.map((row) => present(row)) });
+      },
+    );
 
     api.put<WithIntegration & { Body: PutIntegrationSecretBody }>(
       '/api/v1/projects/:id/integrations/:integration',
@@ -84,19 +99,29 @@ export function registerIntegrationSecretRoutes(app: FastifyInstance, deps: Inte
       async (request, reply) => {
         const given = request.body?.secret;
         const secret = given ?? randomBytes(32).toString('hex');
-        const record = await putIntegrationSecret(deps.pool, deps.controlFeed, request.params.id, request.params.integration, seal(secret, deps.secretKeys.current));
+        const record = await putIntegrationSecret(
+          deps.pool,
+          deps.controlFeed,
+          request.params.id,
+          request.params.integration,
+          seal(secret, deps.secretKeys.current),
+        );
         if (record === undefined) throw notFound('Project');
         return reply.send({ data: present(record, given === undefined ? secret : undefined) });
       },
     );
 
-    api.delete<WithIntegration>('/api/v1/projects/:id/integrations/:integration', {
-      preValidation: loadProject,
-      schema: { tags, security, summary: "Remove an integration's secret", params: integrationParams, response: { ...noContent, ...refusals } },
-    }, async (request, reply) => {
-      const deleted = await deleteIntegrationSecret(deps.pool, deps.controlFeed, request.params.id, request.params.integration);
-      if (!deleted) throw notFound('Integration secret');
-      return reply.code(204).send();
-    });
+    api.delete<WithIntegration>(
+      '/api/v1/projects/:id/integrations/:integration',
+      {
+        preValidation: loadProject,
+        schema: { tags, security, summary: "Remove an integration's secret", params: integrationParams, response: { ...noContent, ...refusals } },
+      },
+      async (request, reply) => {
+        const deleted = await deleteIntegrationSecret(deps.pool, deps.controlFeed, request.params.id, request.params.integration);
+        if (!deleted) throw notFound('Integration secret');
+        return reply.code(204).send();
+      },
+    );
   });
 }

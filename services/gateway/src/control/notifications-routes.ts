@@ -38,7 +38,14 @@ import { sendAndAwaitReply, type ReplyWaiter } from '../ingest/reply-waiter.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
 import { deliverySchema, notificationServiceSchema, sendOutcomeSchema } from '@pulseboard/contracts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, listQuery, noContent, page, SECURITY } from '../openapi/route-docs.ts';
-import { createNotificationBody, sendMessageBody, updateNotificationBody, type CreateNotificationBody, type SendMessageBody, type UpdateNotificationBody } from './notification-schemas.ts';
+import {
+  createNotificationBody,
+  sendMessageBody,
+  updateNotificationBody,
+  type CreateNotificationBody,
+  type SendMessageBody,
+  type UpdateNotificationBody,
+} from './notification-schemas.ts';
 
 export interface NotificationRouteDeps {
   auth: Pick<Authenticator, 'principal'>;
@@ -66,7 +73,10 @@ const doc = (summary: string, response: object) => ({ tags: ['notifications'], s
 // A project key is 403 user_token_required.
 const READ_ERRORS = [403, 404, ...AUTHENTICATED];
 const sendDoc = (summary: string) =>
-  doc(`${summary}; answers with the outcome, waited for up to NOTIFY_SEND_TIMEOUT_MS (then \`pending\`)`, { 200: data(sendOutcomeSchema, 'What became of the delivery'), ...errors('envelope', [...BODY_ERRORS, ...READ_ERRORS]) });
+  doc(`${summary}; answers with the outcome, waited for up to NOTIFY_SEND_TIMEOUT_MS (then \`pending\`)`, {
+    200: data(sendOutcomeSchema, 'What became of the delivery'),
+    ...errors('envelope', [...BODY_ERRORS, ...READ_ERRORS]),
+  });
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -103,7 +113,14 @@ function present(row: NotificationServiceRecord, keys: SecretKeys, revealed?: Re
   const fields: readonly string[] = SECRET_CONFIG_FIELDS[row.kind];
   const secrets = { ...Object.fromEntries(Object.entries(row.config).filter(([name]) => fields.includes(name))), ...openSecrets(row, keys) };
   const masked = Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, maskSecret(String(value))]));
-  return { id: row.id, name: row.name, type: row.kind, config: { ...row.config, ...masked, ...revealed }, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.kind,
+    config: { ...row.config, ...masked, ...revealed },
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 // The fields that name where a delivery goes.
@@ -147,76 +164,165 @@ export function registerNotificationRoutes(app: FastifyInstance, deps: Notificat
     };
 
     const withId = { preValidation: loadService, config: { openapi: { params: idParams } } };
-    api.get('/api/v1/notifications', { config: { openapi: { querystring: listQuery() } }, schema: doc("The account's notification services (secrets masked)", { 200: page(notificationServiceSchema, 'A page of services'), ...errors('envelope', [400, ...READ_ERRORS]) }) }, async (request, reply) => {
-      const paging = parsePage(request.query as Record<string, unknown>);
-      if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
-      const { rows, total } = await listNotificationServices(deps.pool, accountOf(request), paging.page);
-      return reply.send({ data: rows.map((r) => present(r, deps.secretKeys)), meta: listMeta(paging.page, total) });
-    });
+    api.get(
+      '/api/v1/notifications',
+      {
+        config: { openapi: { querystring: listQuery() } },
+        schema: doc("The account's notification services (secrets masked)", {
+          200: page(notificationServiceSchema, 'A page of services'),
+          ...errors('envelope', [400, ...READ_ERRORS]),
+        }),
+      },
+      async (request, reply) => {
+        const paging = parsePage(request.query as Record<string, unknown>);
+        if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
+        const { rows, total } = await listNotificationServices(deps.pool, accountOf(request), paging.page);
+        return reply.send({ data: rows.map((r) => present(r, deps.secretKeys)), meta: listMeta(paging.page, total) });
+      },
+    );
 
-    api.post<{ Body: CreateNotificationBody }>('/api/v1/notifications', { schema: { body: { $ref: createNotificationBody.$id }, ...doc('Create a notification service (a webhook without a secret gets one, shown once)', { 201: data(notificationServiceSchema, 'The service'), ...errors('envelope', [...BODY_ERRORS, ...READ_ERRORS]) }) } }, async (request, reply) => {
-      const { name, type } = request.body;
-      const config = { ...checkConfig(type, request.body.config, deps.targetPolicy) };
-      // A webhook without a secret gets one, shown once: here.
-      const generated = type === 'webhook' && config.secret === undefined ? { secret: `whsec_${randomBytes(32).toString('base64')}` } : undefined;
-      Object.assign(config, generated);
-      const row = await insertNotificationService(deps.pool, accountOf(request), { name, kind: type, ...splitConfig(type, config, deps.secretKeys.current) }, deps.maxServicesPerAccount);
-      if (row === 'full') throw new PulseboardError('resource_limit_reached', { message: `An account has at most ${deps.maxServicesPerAccount} notification services (MAX_NOTIFICATION_SERVICES_PER_ACCOUNT); delete one first` });
-      return reply.code(201).send({ data: present(row, deps.secretKeys, generated) });
-    });
-
-    api.put<WithId & { Body: UpdateNotificationBody }>('/api/v1/notifications/:id', { ...withId, schema: { body: { $ref: updateNotificationBody.$id }, ...doc('Change a notification service (a webhook keeps its secret unless given one)', { 200: data(notificationServiceSchema, 'The service as changed'), ...errors('envelope', [...BODY_ERRORS, ...READ_ERRORS]) }) } }, async (request, reply) => {
-      const current = request.targetService!;
-      if (Object.keys(request.body).length === 0) throw new PulseboardError('validation_error', { details: { base: ['must change at least one of name, type, config'] } });
-      const type = request.body.type ?? current.kind;
-      if (type !== current.kind && request.body.config === undefined) throw new PulseboardError('validation_error', { details: { config: ["can't be blank when the type changes"] } });
-      let split = { config: current.config, secrets: current.secrets };
-      if (request.body.config !== undefined) {
+    api.post<{ Body: CreateNotificationBody }>(
+      '/api/v1/notifications',
+      {
+        schema: {
+          body: { $ref: createNotificationBody.$id },
+          ...doc('Create a notification service (a webhook without a secret gets one, shown once)', {
+            201: data(notificationServiceSchema, 'The service'),
+            ...errors('envelope', [...BODY_ERRORS, ...READ_ERRORS]),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { name, type } = request.body;
         const config = { ...checkConfig(type, request.body.config, deps.targetPolicy) };
-        // A webhook's secret is kept when the update does not name a new one.
-        if (type === 'webhook' && config.secret === undefined && current.kind === 'webhook') {
-          const kept = openSecrets(current, deps.secretKeys).secret;
-          if (kept !== undefined) config.secret = kept;
-        }
-        if (type === 'webhook' && config.secret === undefined) throw new PulseboardError('validation_error', { details: { 'config.secret': ["can't be blank"] } });
-        split = splitConfig(type, config, deps.secretKeys.current);
-      }
-      const row = await updateNotificationService(deps.pool, accountOf(request), current.id, { name: request.body.name ?? current.name, kind: type, ...split });
-      if (row === undefined) throw notFound('Notification service');
-      return reply.send({ data: present(row, deps.secretKeys) });
-    });
+        // A webhook without a secret gets one, shown once: here.
+        const generated = type === 'webhook' && config.secret === undefined ? { secret: `whsec_${randomBytes(32).toString('base64')}` } : undefined;
+        Object.assign(config, generated);
+        const row = await insertNotificationService(
+          deps.pool,
+          accountOf(request),
+          { name, kind: type, ...splitConfig(type, config, deps.secretKeys.current) },
+          deps.maxServicesPerAccount,
+        );
+        if (row === 'full')
+          throw new PulseboardError('resource_limit_reached', {
+            message: `An account has at most ${deps.maxServicesPerAccount} notification services (MAX_NOTIFICATION_SERVICES_PER_ACCOUNT); delete one first`,
+          });
+        return reply.code(201).send({ data: present(row, deps.secretKeys, generated) });
+      },
+    );
 
-    api.delete<WithId>('/api/v1/notifications/:id', { ...withId, schema: doc('Delete a notification service', { ...noContent, ...errors('envelope', READ_ERRORS) }) }, async (request, reply) => {
-      if (!(await deleteNotificationService(deps.pool, deps.controlFeed, accountOf(request), request.targetService!.id))) throw notFound('Notification service');
-      return reply.code(204).send();
-    });
+    api.put<WithId & { Body: UpdateNotificationBody }>(
+      '/api/v1/notifications/:id',
+      {
+        ...withId,
+        schema: {
+          body: { $ref: updateNotificationBody.$id },
+          ...doc('Change a notification service (a webhook keeps its secret unless given one)', {
+            200: data(notificationServiceSchema, 'The service as changed'),
+            ...errors('envelope', [...BODY_ERRORS, ...READ_ERRORS]),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const current = request.targetService!;
+        if (Object.keys(request.body).length === 0)
+          throw new PulseboardError('validation_error', { details: { base: ['must change at least one of name, type, config'] } });
+        const type = request.body.type ?? current.kind;
+        if (type !== current.kind && request.body.config === undefined)
+          throw new PulseboardError('validation_error', { details: { config: ["can't be blank when the type changes"] } });
+        let split = { config: current.config, secrets: current.secrets };
+        if (request.body.config !== undefined) {
+          const config = { ...checkConfig(type, request.body.config, deps.targetPolicy) };
+          // A webhook's secret is kept when the update does not name a new one.
+          if (type === 'webhook' && config.secret === undefined && current.kind === 'webhook') {
+            const kept = openSecrets(current, deps.secretKeys).secret;
+            if (kept !== undefined) config.secret = kept;
+          }
+          if (type === 'webhook' && config.secret === undefined)
+            throw new PulseboardError('validation_error', { details: { 'config.secret': ["can't be blank"] } });
+          split = splitConfig(type, config, deps.secretKeys.current);
+        }
+        const row = await updateNotificationService(deps.pool, accountOf(request), current.id, {
+          name: request.body.name ?? current.name,
+          kind: type,
+          ...split,
+        });
+        if (row === undefined) throw notFound('Notification service');
+        return reply.send({ data: present(row, deps.secretKeys) });
+      },
+    );
+
+    api.delete<WithId>(
+      '/api/v1/notifications/:id',
+      { ...withId, schema: doc('Delete a notification service', { ...noContent, ...errors('envelope', READ_ERRORS) }) },
+      async (request, reply) => {
+        if (!(await deleteNotificationService(deps.pool, deps.controlFeed, accountOf(request), request.targetService!.id)))
+          throw notFound('Notification service');
+        return reply.code(204).send();
+      },
+    );
 
     const send = async (request: FastifyRequest<WithId>, message: { subject: string; body: string }, test: boolean) => {
       // Each send is a delivery to a third party: NOTIFY_SENDS_PER_MINUTE per account (docs/read-api.md).
       const sent = await deps.sends.hit(String(accountOf(request)));
       if (sent.count > deps.sendsPerMinute) {
-        throw new PulseboardError('rate_limit_exceeded', { message: `At most ${deps.sendsPerMinute} sends a minute per account; retry after ${sent.retryAfter} s`, headers: { 'retry-after': sent.retryAfter } });
+        throw new PulseboardError('rate_limit_exceeded', {
+          message: `At most ${deps.sendsPerMinute} sends a minute per account; retry after ${sent.retryAfter} s`,
+          headers: { 'retry-after': sent.retryAfter },
+        });
       }
       const requestId = `msg_${randomUUID()}`;
       // Watched before the send; a failed send leaves no waiter behind (sendAndAwaitReply).
       const outcome = await sendAndAwaitReply(
         deps.outcomes,
         requestId,
-        () => deps.requestSend({ request_id: requestId, service_id: request.targetService!.id, account_id: accountOf(request), subject: message.subject, body: message.body, test }),
+        () =>
+          deps.requestSend({
+            request_id: requestId,
+            service_id: request.targetService!.id,
+            account_id: accountOf(request),
+            subject: message.subject,
+            body: message.body,
+            test,
+          }),
         deps.sendTimeoutMs,
       );
-      const { request_id: _, ...shown } = outcome ?? { request_id: requestId, delivery_id: requestId, status: 'pending' as const, attempts: 0, response_status: null };
+      const { request_id: _, ...shown } = outcome ?? {
+        request_id: requestId,
+        delivery_id: requestId,
+        status: 'pending' as const,
+        attempts: 0,
+        response_status: null,
+      };
       return { data: shown };
     };
-    api.post<WithId & { Body: SendMessageBody }>('/api/v1/notifications/:id/send_message', { ...withId, schema: { body: { $ref: sendMessageBody.$id }, ...sendDoc('Send a message through the service') } }, async (request) => send(request, request.body, false));
-    api.post<WithId>('/api/v1/notifications/:id/send', { ...withId, schema: sendDoc('Send a test message through the service') }, async (request) => send(request, TEST_MESSAGE, true));
+    api.post<WithId & { Body: SendMessageBody }>(
+      '/api/v1/notifications/:id/send_message',
+      { ...withId, schema: { body: { $ref: sendMessageBody.$id }, ...sendDoc('Send a message through the service') } },
+      async (request) => send(request, request.body, false),
+    );
+    api.post<WithId>('/api/v1/notifications/:id/send', { ...withId, schema: sendDoc('Send a test message through the service') }, async (request) =>
+      send(request, TEST_MESSAGE, true),
+    );
 
-    api.get<WithId>('/api/v1/notifications/:id/deliveries', { ...withId, config: { openapi: { params: idParams, querystring: listQuery() } }, schema: doc("The service's deliveries, newest first", { 200: page(deliverySchema, 'A page of deliveries'), ...errors('envelope', [400, ...READ_ERRORS]) }) }, async (request, reply) => {
-      const paging = parsePage(request.query as Record<string, unknown>);
-      if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
-      const { rows, total } = await listDeliveries(deps.pool, request.targetService!.id, paging.page);
-      const data = rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), delivered_at: r.delivered_at?.toISOString() ?? null }));
-      return reply.send({ data, meta: listMeta(paging.page, total) });
-    });
+    api.get<WithId>(
+      '/api/v1/notifications/:id/deliveries',
+      {
+        ...withId,
+        config: { openapi: { params: idParams, querystring: listQuery() } },
+        schema: doc("The service's deliveries, newest first", {
+          200: page(deliverySchema, 'A page of deliveries'),
+          ...errors('envelope', [400, ...READ_ERRORS]),
+        }),
+      },
+      async (request, reply) => {
+        const paging = parsePage(request.query as Record<string, unknown>);
+        if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
+        const { rows, total } = await listDeliveries(deps.pool, request.targetService!.id, paging.page);
+        const data = rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), delivered_at: r.delivered_at?.toISOString() ?? null }));
+        return reply.send({ data, meta: listMeta(paging.page, total) });
+      },
+    );
   });
 }

@@ -18,7 +18,10 @@ describe('user tokens minted by user tokens, and the headers of credential answe
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     const users = await request(url(`/api/v1/admin/accounts/${p.accountId}/users`), { token: TEST_ADMIN_TOKEN });
     const userId = users.body.data[0].id as number;
-    const issued = await request(url(`/api/v1/admin/users/${userId}/tokens`), { token: TEST_ADMIN_TOKEN, body: { label: 'parent', ...(expiresAt === undefined ? {} : { expires_at: expiresAt.toISOString() }) } });
+    const issued = await request(url(`/api/v1/admin/users/${userId}/tokens`), {
+      token: TEST_ADMIN_TOKEN,
+      body: { label: 'parent', ...(expiresAt === undefined ? {} : { expires_at: expiresAt.toISOString() }) },
+    });
     expect(issued.status, JSON.stringify(issued.body)).toBe(201);
     return { ...p, userId, parent: issued.body.token as string };
   };
@@ -61,7 +64,10 @@ describe('user tokens minted by user tokens, and the headers of credential answe
     expect(child.status).toBe(201);
     expect((await request(url('/api/v1/tokens'), { token: child.body.token })).status).toBe(200);
     await waitFor(async () => (await request(url('/api/v1/tokens'), { token: parent })).status === 401, { timeoutMs: 10_000, what: 'the parent expired' });
-    await waitFor(async () => (await request(url('/api/v1/tokens'), { token: child.body.token })).status === 401, { timeoutMs: 5_000, what: 'the child expired with it' });
+    await waitFor(async () => (await request(url('/api/v1/tokens'), { token: child.body.token })).status === 401, {
+      timeoutMs: 5_000,
+      what: 'the child expired with it',
+    });
   });
 
   it('70 concurrent mints leave the user exactly 50 tokens (the cap, counted under the cap lock)', async () => {
@@ -88,10 +94,16 @@ describe('user tokens minted by user tokens, and the headers of credential answe
     const regenerated = await request(url(`/api/v1/projects/${p.projectKey}/regenerate_key`), { token: p.userToken, body: { confirm: true } });
     expect(regenerated.status).toBe(200);
     noStore(regenerated, 'key regeneration');
-    const project = await request(url(`/api/v1/admin/accounts/${p.accountId}/projects`), { token: TEST_ADMIN_TOKEN, body: { project_key: `${p.projectKey}-h`, name: 'Headers' } });
+    const project = await request(url(`/api/v1/admin/accounts/${p.accountId}/projects`), {
+      token: TEST_ADMIN_TOKEN,
+      body: { project_key: `${p.projectKey}-h`, name: 'Headers' },
+    });
     expect(project.status).toBe(201);
     noStore(project, 'project creation (admin)');
-    const user = await request(url(`/api/v1/admin/accounts/${p.accountId}/users`), { token: TEST_ADMIN_TOKEN, body: { email: `h-${p.projectKey}@example.test` } });
+    const user = await request(url(`/api/v1/admin/accounts/${p.accountId}/users`), {
+      token: TEST_ADMIN_TOKEN,
+      body: { email: `h-${p.projectKey}@example.test` },
+    });
     expect(user.status).toBe(201);
     noStore(user, 'user creation (admin)');
     noStore(await request(url('/api/v1/tokens'), { token: p.userToken }), 'a list');

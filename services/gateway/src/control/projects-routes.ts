@@ -78,17 +78,40 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
     };
 
     const projectParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'The project key' } } };
-    const doc = (summary: string, response: object, security: readonly { [scheme: string]: readonly string[] }[] = SECURITY.projectKeyOrUserToken) => ({ tags: ['projects'], summary, security, response });
-    api.get('/api/v1/projects', { config: { openapi: { querystring: listQuery() } }, schema: doc("The credential's projects (a project key: its own)", { 200: page(projectSchema, 'A page of projects'), ...errors('envelope', [400, 404, ...AUTHENTICATED]) }) }, async (request, reply) => {
-      const paging = parsePage(request.query as Record<string, unknown>);
-      if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
-      const principal = request.principal!;
-      const scope = principal.kind === 'project' ? { projectKey: principal.project.projectKey } : { accountId: principal.accountId };
-      const { rows, total } = await listLiveProjects(deps.pool, scope, paging.page);
-      return reply.send({ data: rows.map(present), meta: listMeta(paging.page, total) });
+    const doc = (summary: string, response: object, security: readonly { [scheme: string]: readonly string[] }[] = SECURITY.projectKeyOrUserToken) => ({
+      tags: ['projects'],
+      summary,
+      security,
+      response,
     });
+    api.get(
+      '/api/v1/projects',
+      {
+        config: { openapi: { querystring: listQuery() } },
+        schema: doc("The credential's projects (a project key: its own)", {
+          200: page(projectSchema, 'A page of projects'),
+          ...errors('envelope', [400, 404, ...AUTHENTICATED]),
+        }),
+      },
+      async (request, reply) => {
+        const paging = parsePage(request.query as Record<string, unknown>);
+        if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
+        const principal = request.principal!;
+        const scope = principal.kind === 'project' ? { projectKey: principal.project.projectKey } : { accountId: principal.accountId };
+        const { rows, total } = await listLiveProjects(deps.pool, scope, paging.page);
+        return reply.send({ data: rows.map(present), meta: listMeta(paging.page, total) });
+      },
+    );
 
-    api.get<WithId>('/api/v1/projects/:id', { preValidation: loadProject, config: { openapi: { params: projectParams } }, schema: doc('One project', { 200: data(projectSchema, 'The project'), ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => reply.send({ data: present(request.targetProject!) }));
+    api.get<WithId>(
+      '/api/v1/projects/:id',
+      {
+        preValidation: loadProject,
+        config: { openapi: { params: projectParams } },
+        schema: doc('One project', { 200: data(projectSchema, 'The project'), ...errors('envelope', [404, ...AUTHENTICATED]) }),
+      },
+      async (request, reply) => reply.send({ data: present(request.targetProject!) }),
+    );
 
     api.get<WithId>(
       '/api/v1/projects/:id/refusals',
@@ -96,8 +119,12 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
         preValidation: loadProject,
         config: { openapi: { params: projectParams } },
         schema: {
-          ...doc(`Requests the limits refused (429, 402) in the last ${REFUSAL_MINUTES} minutes`, { 200: data(recentRefusalsSchema, 'The count, and the latest refusal with the limit that made it'), ...errors('envelope', [404, ...AUTHENTICATED]) }),
-          description: 'A project whose tiles stand still may have its events refused: this says how many requests were, and which limit refused the latest (counted per minute; up to a second late).',
+          ...doc(`Requests the limits refused (429, 402) in the last ${REFUSAL_MINUTES} minutes`, {
+            200: data(recentRefusalsSchema, 'The count, and the latest refusal with the limit that made it'),
+            ...errors('envelope', [404, ...AUTHENTICATED]),
+          }),
+          description:
+            'A project whose tiles stand still may have its events refused: this says how many requests were, and which limit refused the latest (counted per minute; up to a second late).',
         },
       },
       async (request, reply) => reply.send({ data: await deps.refusals.recent(request.targetProject!.project_key) }),
@@ -110,15 +137,21 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
         config: { openapi: { params: projectParams } },
         schema: {
           body: { $ref: updateProjectBody.$id },
-          ...doc('Change name, settings, or (user token only) limits and quota', { 200: data(projectSchema, 'The project as changed'), ...errors('envelope', [...BODY_ERRORS, 403, 404, ...AUTHENTICATED]) }),
+          ...doc('Change name, settings, or (user token only) limits and quota', {
+            200: data(projectSchema, 'The project as changed'),
+            ...errors('envelope', [...BODY_ERRORS, 403, 404, ...AUTHENTICATED]),
+          }),
         },
       },
       async (request, reply) => {
         const body = request.body;
         if (Object.keys(body).length === 0) {
-          throw new PulseboardError('validation_error', { details: { base: [`must change at least one of ${['name', 'settings', ...LIMIT_FIELDS].join(', ')}`] } });
+          throw new PulseboardError('validation_error', {
+            details: { base: [`must change at least one of ${['name', 'settings', ...LIMIT_FIELDS].join(', ')}`] },
+          });
         }
-        if (request.principal!.kind === 'project' && LIMIT_FIELDS.some((f) => body[f] !== undefined)) throw userTokenRequired('Changing limits or the monthly quota');
+        if (request.principal!.kind === 'project' && LIMIT_FIELDS.some((f) => body[f] !== undefined))
+          throw userTokenRequired('Changing limits or the monthly quota');
         await checkCeilings(request.targetProject!.account_id, body);
         const updated = await updateProject(deps.pool, deps.controlFeed, request.params.id, body);
         if (updated === undefined) throw notFound('Project');
@@ -133,7 +166,14 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
         config: { openapi: { params: projectParams } },
         schema: {
           body: { $ref: regenerateKeyBody.$id },
-          ...doc('Replace the API key (user token; `{"confirm": true}`); the old key stops working at once', { 200: data(projectWithKeySchema, 'The project with its new key, shown once'), ...errors('envelope', [...BODY_ERRORS, 403, 404, ...AUTHENTICATED]) }, SECURITY.userToken),
+          ...doc(
+            'Replace the API key (user token; `{"confirm": true}`); the old key stops working at once',
+            {
+              200: data(projectWithKeySchema, 'The project with its new key, shown once'),
+              ...errors('envelope', [...BODY_ERRORS, 403, 404, ...AUTHENTICATED]),
+            },
+            SECURITY.userToken,
+          ),
         },
       },
       async (request, reply) => {

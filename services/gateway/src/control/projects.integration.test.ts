@@ -15,7 +15,10 @@ describe('projects API: read, update, regenerate the key', () => {
 
   it('lists and reads the caller’s projects with the limits in force', async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN, { monthlyQuota: 5000 });
-    const second = await request(url(`/api/v1/admin/accounts/${p.accountId}/projects`), { token: TEST_ADMIN_TOKEN, body: { project_key: `${p.projectKey}-b`, name: 'Second' } });
+    const second = await request(url(`/api/v1/admin/accounts/${p.accountId}/projects`), {
+      token: TEST_ADMIN_TOKEN,
+      body: { project_key: `${p.projectKey}-b`, name: 'Second' },
+    });
     expect(second.status).toBe(201);
 
     const byUser = await request(url('/api/v1/projects'), { token: p.userToken });
@@ -92,7 +95,11 @@ describe('projects API: read, update, regenerate the key', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: { code: 'user_token_required', message: expect.any(String) } });
     }
-    expect((await request(url(`/api/v1/projects/${p.projectKey}`), { token: p.apiKey })).body.data).toMatchObject({ name: 'By key', monthly_quota: 10000, burst_limit: null });
+    expect((await request(url(`/api/v1/projects/${p.projectKey}`), { token: p.apiKey })).body.data).toMatchObject({
+      name: 'By key',
+      monthly_quota: 10000,
+      burst_limit: null,
+    });
   });
 
   it('answers an invalid update 400 validation_error with details per field, changing nothing', async () => {
@@ -122,7 +129,12 @@ describe('projects API: read, update, regenerate the key', () => {
     expect(empty.status).toBe(400);
     expect(empty.body.error.code).toBe('validation_error');
     expect(empty.body.error.details.base).toEqual([expect.stringContaining('at least one')]);
-    const notJson = await request(url(`/api/v1/projects/${p.projectKey}`), { method: 'PUT', token: p.userToken, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } });
+    const notJson = await request(url(`/api/v1/projects/${p.projectKey}`), {
+      method: 'PUT',
+      token: p.userToken,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(notJson.status).toBe(415);
     expect((await request(url(`/api/v1/projects/${p.projectKey}`), { token: p.userToken })).body.data.name).toBe(`Project ${p.projectKey}`);
   });

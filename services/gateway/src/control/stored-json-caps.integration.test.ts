@@ -29,30 +29,85 @@ describe('free-form JSON a tenant stores is capped in serialised size (issue 41)
 
   it(`tile settings: ${MAX_SETTINGS_BYTES} bytes are stored, one more is 400 on create and on update, multi-byte text counted in bytes, a long array too`, async () => {
     expect(Buffer.byteLength(JSON.stringify(ofSize(MAX_SETTINGS_BYTES)))).toBe(MAX_SETTINGS_BYTES);
-    const atCap = await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: 'At the cap', kind: 'metric', rule: RULE, settings: ofSize(MAX_SETTINGS_BYTES) } });
+    const atCap = await request(url('/api/v1/tiles'), {
+      token: project.apiKey,
+      body: { name: 'At the cap', kind: 'metric', rule: RULE, settings: ofSize(MAX_SETTINGS_BYTES) },
+    });
     expect(atCap.status, JSON.stringify(atCap.body).slice(0, 300)).toBe(201);
-    tooLarge(await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: 'Over', kind: 'metric', rule: RULE, settings: ofSize(MAX_SETTINGS_BYTES + 1) } }), 'settings', MAX_SETTINGS_BYTES);
+    tooLarge(
+      await request(url('/api/v1/tiles'), {
+        token: project.apiKey,
+        body: { name: 'Over', kind: 'metric', rule: RULE, settings: ofSize(MAX_SETTINGS_BYTES + 1) },
+      }),
+      'settings',
+      MAX_SETTINGS_BYTES,
+    );
     // 6,000 three-byte characters: 6,000 UTF-16 units, 18,000 bytes.
-    tooLarge(await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: 'Over', kind: 'metric', rule: RULE, settings: { note: '€'.repeat(6000) } } }), 'settings', MAX_SETTINGS_BYTES);
+    tooLarge(
+      await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: 'Over', kind: 'metric', rule: RULE, settings: { note: '€'.repeat(6000) } } }),
+      'settings',
+      MAX_SETTINGS_BYTES,
+    );
     // The issue's shape: a huge array (90,000 items; 99,990 meets the body's cap on JSON values first, 413).
-    tooLarge(await request(url('/api/v1/tiles'), { token: project.apiKey, body: { name: 'Over', kind: 'metric', rule: RULE, settings: { items: Array.from({ length: 90_000 }, () => 1) } } }), 'settings', MAX_SETTINGS_BYTES);
-    tooLarge(await request(url(`/api/v1/tiles/${atCap.body.data.id}`), { method: 'PUT', token: project.apiKey, body: { settings: ofSize(MAX_SETTINGS_BYTES + 1) } }), 'settings', MAX_SETTINGS_BYTES);
+    tooLarge(
+      await request(url('/api/v1/tiles'), {
+        token: project.apiKey,
+        body: { name: 'Over', kind: 'metric', rule: RULE, settings: { items: Array.from({ length: 90_000 }, () => 1) } },
+      }),
+      'settings',
+      MAX_SETTINGS_BYTES,
+    );
+    tooLarge(
+      await request(url(`/api/v1/tiles/${atCap.body.data.id}`), { method: 'PUT', token: project.apiKey, body: { settings: ofSize(MAX_SETTINGS_BYTES + 1) } }),
+      'settings',
+      MAX_SETTINGS_BYTES,
+    );
     const stored = await request(url(`/api/v1/tiles/${atCap.body.data.id}`), { token: project.apiKey });
     expect(stored.body.data.settings).toEqual(ofSize(MAX_SETTINGS_BYTES));
   });
 
   it('project settings: over the cap is 400', async () => {
-    const atCap = await request(url(`/api/v1/projects/${project.projectKey}`), { method: 'PUT', token: project.userToken, body: { settings: ofSize(MAX_SETTINGS_BYTES) } });
+    const atCap = await request(url(`/api/v1/projects/${project.projectKey}`), {
+      method: 'PUT',
+      token: project.userToken,
+      body: { settings: ofSize(MAX_SETTINGS_BYTES) },
+    });
     expect(atCap.status, JSON.stringify(atCap.body).slice(0, 300)).toBe(200);
-    tooLarge(await request(url(`/api/v1/projects/${project.projectKey}`), { method: 'PUT', token: project.userToken, body: { settings: ofSize(MAX_SETTINGS_BYTES + 1) } }), 'settings', MAX_SETTINGS_BYTES);
+    tooLarge(
+      await request(url(`/api/v1/projects/${project.projectKey}`), {
+        method: 'PUT',
+        token: project.userToken,
+        body: { settings: ofSize(MAX_SETTINGS_BYTES + 1) },
+      }),
+      'settings',
+      MAX_SETTINGS_BYTES,
+    );
   });
 
   it('notification service config: over the cap is 400 on create and on update', async () => {
     const config = (bytes: number) => ({ url: 'https://hooks.example.com/x', ...ofSize(bytes - '"url":"https://hooks.example.com/x",'.length) });
     expect(Buffer.byteLength(JSON.stringify(config(MAX_NOTIFICATION_CONFIG_BYTES + 1)))).toBe(MAX_NOTIFICATION_CONFIG_BYTES + 1);
-    tooLarge(await request(url('/api/v1/notifications'), { token: project.userToken, body: { name: 'big', type: 'webhook', config: config(MAX_NOTIFICATION_CONFIG_BYTES + 1) } }), 'config', MAX_NOTIFICATION_CONFIG_BYTES);
-    const created = await request(url('/api/v1/notifications'), { token: project.userToken, body: { name: 'hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' } } });
+    tooLarge(
+      await request(url('/api/v1/notifications'), {
+        token: project.userToken,
+        body: { name: 'big', type: 'webhook', config: config(MAX_NOTIFICATION_CONFIG_BYTES + 1) },
+      }),
+      'config',
+      MAX_NOTIFICATION_CONFIG_BYTES,
+    );
+    const created = await request(url('/api/v1/notifications'), {
+      token: project.userToken,
+      body: { name: 'hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' } },
+    });
     expect(created.status).toBe(201);
-    tooLarge(await request(url(`/api/v1/notifications/${created.body.data.id}`), { method: 'PUT', token: project.userToken, body: { config: config(MAX_NOTIFICATION_CONFIG_BYTES + 1) } }), 'config', MAX_NOTIFICATION_CONFIG_BYTES);
+    tooLarge(
+      await request(url(`/api/v1/notifications/${created.body.data.id}`), {
+        method: 'PUT',
+        token: project.userToken,
+        body: { config: config(MAX_NOTIFICATION_CONFIG_BYTES + 1) },
+      }),
+      'config',
+      MAX_NOTIFICATION_CONFIG_BYTES,
+    );
   });
 });

@@ -38,7 +38,8 @@ describe('GET /api/v1/tiles/:id/history', () => {
 
   it('lists the last hour newest first in the list wrapper, with the unit of the tile settings; since, until and pages narrow it', async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
-    const tile = (await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'CPU', kind: 'metric', rule, settings: { unit: 'percent' } } })).body.data;
+    const tile = (await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'CPU', kind: 'metric', rule, settings: { unit: 'percent' } } })).body
+      .data;
     await record(tile.id, p.projectKey, [
       { minutesAgo: 120, status: 'ok', value: 10, version: 1 },
       { minutesAgo: 50, status: 'warning', value: 85, version: 2 },
@@ -50,13 +51,25 @@ describe('GET /api/v1/tiles/:id/history', () => {
     expect(lastHour.status).toBe(200);
     expect(lastHour.body.data.map((e: { version: number }) => e.version)).toEqual([4, 3, 2]);
     expect(lastHour.body.data[0]).toEqual({
-      position: expect.any(Number), tile_id: tile.id, status: 'ok', previous_status: 'unknown', value: 40, unit: 'percent', version: 4, event_id: null, cause: 'event', changed_at: expect.any(String),
+      position: expect.any(Number),
+      tile_id: tile.id,
+      status: 'ok',
+      previous_status: 'unknown',
+      value: 40,
+      unit: 'percent',
+      version: 4,
+      event_id: null,
+      cause: 'event',
+      changed_at: expect.any(String),
     });
     expect(lastHour.body.meta).toEqual({ current_page: 1, total_pages: 1, total_count: 3, per_page: 25 });
 
     const since = new Date(Date.now() - 180 * MINUTE).toISOString();
     const until = new Date(Date.now() - 10 * MINUTE).toISOString();
-    const span = await request(url(`/api/v1/tiles/${tile.id}/history?since=${encodeURIComponent(since)}&until=${encodeURIComponent(until)}&per_page=2&page=2`), { token: p.apiKey });
+    const span = await request(
+      url(`/api/v1/tiles/${tile.id}/history?since=${encodeURIComponent(since)}&until=${encodeURIComponent(until)}&per_page=2&page=2`),
+      { token: p.apiKey },
+    );
     expect(span.status).toBe(200);
     expect(span.body.data.map((e: { version: number }) => e.version)).toEqual([1]);
     expect(span.body.meta).toEqual({ current_page: 2, total_pages: 2, total_count: 3, per_page: 2 });

@@ -52,13 +52,22 @@ export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule:
 
     const rule = request.body.rule;
     const preview = new RulePreview(rule, PREVIEW_LIMITS.timelineChanges);
-    if (running >= PREVIEW_LIMITS.concurrentPerGateway) throw new PulseboardError('service_unavailable', { message: 'Too many previews are running; retry shortly' });
+    if (running >= PREVIEW_LIMITS.concurrentPerGateway)
+      throw new PulseboardError('service_unavailable', { message: 'Too many previews are running; retry shortly' });
     running++;
     let end;
     try {
       end = await scanPreviewEvents(
         pool,
-        { projectKey: visible, since, types: asList(rule.filter?.type), names: asList(rule.filter?.name), reads: ruleReads(rule), maxEvents: PREVIEW_LIMITS.maxEvents, timeLimitMs },
+        {
+          projectKey: visible,
+          since,
+          types: asList(rule.filter?.type),
+          names: asList(rule.filter?.name),
+          reads: ruleReads(rule),
+          maxEvents: PREVIEW_LIMITS.maxEvents,
+          timeLimitMs,
+        },
         (event, receivedMs) => preview.push(event, receivedMs),
       );
     } finally {
@@ -77,7 +86,15 @@ export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule:
         events_matched: preview.matched,
         changes_total: preview.changeCount,
         state: { status: state.status, value: state.value, version: state.version, changed_at: iso(state.changed_at) },
-        timeline: preview.changes.map((c) => ({ status: c.status, previous_status: c.previous_status, value: c.value, version: c.version, event_id: c.event_id, cause: c.cause, changed_at: new Date(c.changed_at).toISOString() })),
+        timeline: preview.changes.map((c) => ({
+          status: c.status,
+          previous_status: c.previous_status,
+          value: c.value,
+          version: c.version,
+          event_id: c.event_id,
+          cause: c.cause,
+          changed_at: new Date(c.changed_at).toISOString(),
+        })),
       },
     });
   });

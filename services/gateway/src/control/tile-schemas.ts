@@ -71,8 +71,16 @@ export const replayTileBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    since: { type: 'string', format: 'date-time', description: "Where the replay starts from an unknown state; default: the tile's creation, at most 24 h ago" },
-    dry_run: { type: 'boolean', default: true, description: "true (default): compare only; false: replace the tile's state and its history since `since` with the replayed ones" },
+    since: {
+      type: 'string',
+      format: 'date-time',
+      description: "Where the replay starts from an unknown state; default: the tile's creation, at most 24 h ago",
+    },
+    dry_run: {
+      type: 'boolean',
+      default: true,
+      description: "true (default): compare only; false: replace the tile's state and its history since `since` with the replayed ones",
+    },
   },
 } as const;
 

@@ -86,71 +86,130 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
     const doc = (summary: string, response: object) => ({ tags: ['tiles'], summary, security: SECURITY.projectKeyOrUserToken, response });
     const withId = { preValidation: loadTile, config: { openapi: { params: idParams } } };
     const tilesQuery = listQuery({ project_key: { type: 'string', description: 'One project (a user token); default: every readable project' } });
-    api.get('/api/v1/tiles', { config: { openapi: { querystring: tilesQuery } }, schema: doc('List tiles, by project and position', { 200: page(tileSchema, 'A page of tiles'), ...errors('envelope', [400, 404, ...AUTHENTICATED]) }) }, async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
-      const paging = parsePage(query);
-      if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
-      const requested = typeof query.project_key === 'string' ? query.project_key : undefined;
-      const projects = await readableProjects(request.principal!, deps.pool, requested);
-      if (requested !== undefined && projects.length === 0) throw notFound('Project');
-      const { rows, total } = await listTiles(deps.pool, projects, paging.page);
-      return reply.send({ data: rows.map(presentTile), meta: listMeta(paging.page, total) });
-    });
+    api.get(
+      '/api/v1/tiles',
+      {
+        config: { openapi: { querystring: tilesQuery } },
+        schema: doc('List tiles, by project and position', { 200: page(tileSchema, 'A page of tiles'), ...errors('envelope', [400, 404, ...AUTHENTICATED]) }),
+      },
+      async (request, reply) => {
+        const query = request.query as Record<string, unknown>;
+        const paging = parsePage(query);
+        if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
+        const requested = typeof query.project_key === 'string' ? query.project_key : undefined;
+        const projects = await readableProjects(request.principal!, deps.pool, requested);
+        if (requested !== undefined && projects.length === 0) throw notFound('Project');
+        const { rows, total } = await listTiles(deps.pool, projects, paging.page);
+        return reply.send({ data: rows.map(presentTile), meta: listMeta(paging.page, total) });
+      },
+    );
 
-    api.get<WithId>('/api/v1/tiles/:id', { ...withId, schema: doc('One tile', { 200: data(tileSchema, 'The tile'), ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => reply.send({ data: presentTile(request.targetTile!) }));
+    api.get<WithId>(
+      '/api/v1/tiles/:id',
+      { ...withId, schema: doc('One tile', { 200: data(tileSchema, 'The tile'), ...errors('envelope', [404, ...AUTHENTICATED]) }) },
+      async (request, reply) => reply.send({ data: presentTile(request.targetTile!) }),
+    );
 
-    api.get<WithId>('/api/v1/tiles/:id/state', { ...withId, schema: doc("The tile's state as the rule engine committed it (`unknown`, version 0, before its first change)", { 200: data(tileStateSchema, 'The state'), ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => {
-      const tile = request.targetTile!;
-      return reply.send({ data: presentTileState(tile, await findTileState(deps.pool, tile.id)) });
-    });
+    api.get<WithId>(
+      '/api/v1/tiles/:id/state',
+      {
+        ...withId,
+        schema: doc("The tile's state as the rule engine committed it (`unknown`, version 0, before its first change)", {
+          200: data(tileStateSchema, 'The state'),
+          ...errors('envelope', [404, ...AUTHENTICATED]),
+        }),
+      },
+      async (request, reply) => {
+        const tile = request.targetTile!;
+        return reply.send({ data: presentTileState(tile, await findTileState(deps.pool, tile.id)) });
+      },
+    );
 
     const historyQuery = listQuery({
-      since: { type: 'string', format: 'date-time', description: 'Inclusive lower bound of `changed_at`; default: an hour before `until`; at most 24 h before it' },
+      since: {
+        type: 'string',
+        format: 'date-time',
+        description: 'Inclusive lower bound of `changed_at`; default: an hour before `until`; at most 24 h before it',
+      },
       until: { type: 'string', format: 'date-time', description: 'Exclusive upper bound of `changed_at`; default: now' },
     });
-    const historyDoc = doc("The tile's changes in a time window, newest first, as the rule engine recorded them", { 200: page(tileHistoryEntrySchema, 'A page of changes'), ...errors('envelope', [400, 404, ...AUTHENTICATED]) });
-    api.get<WithId>('/api/v1/tiles/:id/history', { preValidation: loadTile, config: { openapi: { params: idParams, querystring: historyQuery } }, schema: historyDoc }, async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
-      const paging = parsePage(query);
-      const window = parseTimeWindow(query, HISTORY_WINDOW, Date.now());
-      if (!paging.ok || !window.ok) {
-        const details = { ...(paging.ok ? {} : paging.details), ...(window.ok ? {} : window.details) };
-        throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details });
-      }
-      const tile = request.targetTile!;
-      const { rows, total } = await selectTileHistory(deps.pool, tile.id, window.window.since, window.window.until, paging.page);
-      const unit = tileUnit(tile);
-      return reply.send({ data: rows.map((row) => presentTileHistory(tile, row, unit)), meta: listMeta(paging.page, total) });
+    const historyDoc = doc("The tile's changes in a time window, newest first, as the rule engine recorded them", {
+      200: page(tileHistoryEntrySchema, 'A page of changes'),
+      ...errors('envelope', [400, 404, ...AUTHENTICATED]),
     });
+    api.get<WithId>(
+      '/api/v1/tiles/:id/history',
+      { preValidation: loadTile, config: { openapi: { params: idParams, querystring: historyQuery } }, schema: historyDoc },
+      async (request, reply) => {
+        const query = request.query as Record<string, unknown>;
+        const paging = parsePage(query);
+        const window = parseTimeWindow(query, HISTORY_WINDOW, Date.now());
+        if (!paging.ok || !window.ok) {
+          const details = { ...(paging.ok ? {} : paging.details), ...(window.ok ? {} : window.details) };
+          throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details });
+        }
+        const tile = request.targetTile!;
+        const { rows, total } = await selectTileHistory(deps.pool, tile.id, window.window.since, window.window.until, paging.page);
+        const unit = tileUnit(tile);
+        return reply.send({ data: rows.map((row) => presentTileHistory(tile, row, unit)), meta: listMeta(paging.page, total) });
+      },
+    );
 
     registerTilePreview(api, deps.pool, checkRule, deps.previewTimeLimitMs);
     registerTileReplay(api, deps.pool, loadTile, deps.previewTimeLimitMs);
 
-    api.post<{ Body: CreateTileBody }>('/api/v1/tiles', { schema: { body: { $ref: createTileBody.$id }, ...doc('Create a tile', { 201: data(tileSchema, 'The tile'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }) } }, async (request, reply) => {
-      const principal = request.principal!;
-      const projectKey = request.body.project_key ?? (principal.kind === 'project' ? principal.project.projectKey : undefined);
-      if (projectKey === undefined) throw invalid({ project_key: ["can't be blank"] });
-      checkRule(request.body.rule);
-      const [visible] = await readableProjects(principal, deps.pool, projectKey);
-      if (visible === undefined) throw notFound('Project');
-      await checkServices(request.body.notification_service_ids, accountOf(principal));
-      const tile = await insertTile(deps.pool, deps.controlFeed, visible, request.body, deps.maxTilesPerProject);
-      if (tile === 'full') throw new PulseboardError('resource_limit_reached', { message: `A project has at most ${deps.maxTilesPerProject} tiles (MAX_TILES_PER_PROJECT); delete one first` });
-      return reply.code(201).send({ data: presentTile(tile) });
-    });
+    api.post<{ Body: CreateTileBody }>(
+      '/api/v1/tiles',
+      {
+        schema: {
+          body: { $ref: createTileBody.$id },
+          ...doc('Create a tile', { 201: data(tileSchema, 'The tile'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }),
+        },
+      },
+      async (request, reply) => {
+        const principal = request.principal!;
+        const projectKey = request.body.project_key ?? (principal.kind === 'project' ? principal.project.projectKey : undefined);
+        if (projectKey === undefined) throw invalid({ project_key: ["can't be blank"] });
+        checkRule(request.body.rule);
+        const [visible] = await readableProjects(principal, deps.pool, projectKey);
+        if (visible === undefined) throw notFound('Project');
+        await checkServices(request.body.notification_service_ids, accountOf(principal));
+        const tile = await insertTile(deps.pool, deps.controlFeed, visible, request.body, deps.maxTilesPerProject);
+        if (tile === 'full')
+          throw new PulseboardError('resource_limit_reached', {
+            message: `A project has at most ${deps.maxTilesPerProject} tiles (MAX_TILES_PER_PROJECT); delete one first`,
+          });
+        return reply.code(201).send({ data: presentTile(tile) });
+      },
+    );
 
-    api.put<WithId & { Body: UpdateTileBody }>('/api/v1/tiles/:id', { ...withId, schema: { body: { $ref: updateTileBody.$id }, ...doc('Change a tile', { 200: data(tileSchema, 'The tile as changed'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }) } }, async (request, reply) => {
-      if (Object.keys(request.body).length === 0) throw invalid({ base: ['must change at least one of name, kind, rule, settings, position, notification_service_ids'] });
-      checkRule(request.body.rule);
-      await checkServices(request.body.notification_service_ids, accountOf(request.principal!));
-      const tile = await updateTile(deps.pool, deps.controlFeed, request.targetTile!, request.body);
-      if (tile === undefined) throw notFound('Tile');
-      return reply.send({ data: presentTile(tile) });
-    });
+    api.put<WithId & { Body: UpdateTileBody }>(
+      '/api/v1/tiles/:id',
+      {
+        ...withId,
+        schema: {
+          body: { $ref: updateTileBody.$id },
+          ...doc('Change a tile', { 200: data(tileSchema, 'The tile as changed'), ...errors('envelope', [...BODY_ERRORS, 404, ...AUTHENTICATED]) }),
+        },
+      },
+      async (request, reply) => {
+        if (Object.keys(request.body).length === 0)
+          throw invalid({ base: ['must change at least one of name, kind, rule, settings, position, notification_service_ids'] });
+        checkRule(request.body.rule);
+        await checkServices(request.body.notification_service_ids, accountOf(request.principal!));
+        const tile = await updateTile(deps.pool, deps.controlFeed, request.targetTile!, request.body);
+        if (tile === undefined) throw notFound('Tile');
+        return reply.send({ data: presentTile(tile) });
+      },
+    );
 
-    api.delete<WithId>('/api/v1/tiles/:id', { ...withId, schema: doc('Delete a tile', { ...noContent, ...errors('envelope', [404, ...AUTHENTICATED]) }) }, async (request, reply) => {
-      if (!(await deleteTile(deps.pool, deps.controlFeed, request.targetTile!))) throw notFound('Tile');
-      return reply.code(204).send();
-    });
+    api.delete<WithId>(
+      '/api/v1/tiles/:id',
+      { ...withId, schema: doc('Delete a tile', { ...noContent, ...errors('envelope', [404, ...AUTHENTICATED]) }) },
+      async (request, reply) => {
+        if (!(await deleteTile(deps.pool, deps.controlFeed, request.targetTile!))) throw notFound('Tile');
+        return reply.code(204).send();
+      },
+    );
   });
 }

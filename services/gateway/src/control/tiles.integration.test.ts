@@ -42,7 +42,9 @@ describe('tiles API: create, read, update, delete', () => {
   it('lists tiles in dashboard order with pagination, narrowed by project_key for a user token', async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     const otherKey = `${p.projectKey}-2`;
-    expect((await request(url(`/api/v1/admin/accounts/${p.accountId}/projects`), { token: TEST_ADMIN_TOKEN, body: { project_key: otherKey, name: 'Two' } })).status).toBe(201);
+    expect(
+      (await request(url(`/api/v1/admin/accounts/${p.accountId}/projects`), { token: TEST_ADMIN_TOKEN, body: { project_key: otherKey, name: 'Two' } })).status,
+    ).toBe(201);
     // Positions default to the end of the project's dashboard.
     const names: string[] = [];
     for (const name of ['a', 'b', 'c']) {
@@ -50,8 +52,13 @@ describe('tiles API: create, read, update, delete', () => {
       expect(res.status).toBe(201);
       names.push(res.body.data.name);
     }
-    expect((await request(url('/api/v1/tiles'), { token: p.userToken, body: { project_key: otherKey, name: 'other', kind: 'counter', rule } })).status).toBe(201);
-    const first = await request(url('/api/v1/tiles'), { token: p.userToken, body: { project_key: p.projectKey, name: 'first', kind: 'counter', rule, position: 0 } });
+    expect((await request(url('/api/v1/tiles'), { token: p.userToken, body: { project_key: otherKey, name: 'other', kind: 'counter', rule } })).status).toBe(
+      201,
+    );
+    const first = await request(url('/api/v1/tiles'), {
+      token: p.userToken,
+      body: { project_key: p.projectKey, name: 'first', kind: 'counter', rule, position: 0 },
+    });
     expect(first.body.data.position).toBe(0);
 
     const mine = await request(url(`/api/v1/tiles?project_key=${p.projectKey}`), { token: p.userToken });
@@ -93,7 +100,10 @@ describe('tiles API: create, read, update, delete', () => {
 
   it('validates bodies: 400 validation_error with details, nothing stored', async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
-    const bad = await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: '', kind: 'Not A Kind', rule: [1], settings: 'x', position: -1, colour: 'red' } });
+    const bad = await request(url('/api/v1/tiles'), {
+      token: p.apiKey,
+      body: { name: '', kind: 'Not A Kind', rule: [1], settings: 'x', position: -1, colour: 'red' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('validation_error');
     expect(bad.body.error.details).toEqual({
@@ -111,7 +121,11 @@ describe('tiles API: create, read, update, delete', () => {
     expect(emptyRule.body.error.details).toEqual({ 'rule.evaluation': ["can't be blank"] });
     const badRule = await request(url('/api/v1/tiles'), {
       token: p.apiKey,
-      body: { name: 'x', kind: 'metric', rule: { filter: { name: 'x'.repeat(201), attributes: { status_code: { gt: 'high' } } }, evaluation: { kind: 'gauge' }, pending: '5 minutes' } },
+      body: {
+        name: 'x',
+        kind: 'metric',
+        rule: { filter: { name: 'x'.repeat(201), attributes: { status_code: { gt: 'high' } } }, evaluation: { kind: 'gauge' }, pending: '5 minutes' },
+      },
     });
     expect(badRule.status).toBe(400);
     expect(badRule.body.error.details).toMatchObject({
@@ -132,7 +146,11 @@ describe('tiles API: create, read, update, delete', () => {
     const names = Array.from({ length: 100 }, (_, i) => `${'x'.repeat(190)}${i}`);
     const huge = await request(url('/api/v1/tiles'), {
       token: p.apiKey,
-      body: { name: 'x', kind: 'metric', rule: { filter: { name: names }, evaluation: { kind: 'status_map', map: Object.fromEntries(names.map((n) => [n, 'ok'])) } } },
+      body: {
+        name: 'x',
+        kind: 'metric',
+        rule: { filter: { name: names }, evaluation: { kind: 'status_map', map: Object.fromEntries(names.map((n) => [n, 'ok'])) } },
+      },
     });
     expect(huge.status).toBe(400);
     expect(huge.body.error.details).toEqual({ rule: ['is too large (maximum is 16384 bytes)'] });
@@ -163,7 +181,11 @@ describe('tiles API: create, read, update, delete', () => {
     expect(deepSettings.status).toBe(400);
     expect(deepSettings.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { settings: tooDeep } } });
     // The rule's schema is closed, so a deep rule fails on its first unknown level.
-    const deepRule = await post('/api/v1/tiles', 'POST', `{"name":"CPU","kind":"metric","rule":{"evaluation":{"kind":"up_down","attribute":"is_up"},"filter":${nested(3000)}}}`);
+    const deepRule = await post(
+      '/api/v1/tiles',
+      'POST',
+      `{"name":"CPU","kind":"metric","rule":{"evaluation":{"kind":"up_down","attribute":"is_up"},"filter":${nested(3000)}}}`,
+    );
     expect(deepRule.status).toBe(400);
     expect(deepRule.body.error.details).toEqual({ 'rule.filter.a': ['is not a known field'] });
     const huge = await post('/api/v1/tiles', 'POST', tile('"settings":{"threshold":1e400}'));
@@ -176,13 +198,21 @@ describe('tiles API: create, read, update, delete', () => {
     expect((await post('/api/v1/tiles', 'POST', tile(`"settings":${nested(32)}`))).status).toBe(201);
   });
 
-  it('answers the state of a tile not yet evaluated as unknown at version 0; another account\'s tile state is 404', async () => {
+  it("answers the state of a tile not yet evaluated as unknown at version 0; another account's tile state is 404", async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     const other = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     const created = await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'x', kind: 'metric', rule } });
     const state = await request(url(`/api/v1/tiles/${created.body.data.id}/state`), { token: p.apiKey });
     expect(state.status).toBe(200);
-    expect(state.body.data).toEqual({ tile_id: created.body.data.id, project_key: p.projectKey, status: 'unknown', value: null, version: 0, last_event_id: null, changed_at: created.body.data.created_at });
+    expect(state.body.data).toEqual({
+      tile_id: created.body.data.id,
+      project_key: p.projectKey,
+      status: 'unknown',
+      value: null,
+      version: 0,
+      last_event_id: null,
+      changed_at: created.body.data.created_at,
+    });
     for (const token of [other.apiKey, other.userToken]) {
       const foreign = await request(url(`/api/v1/tiles/${created.body.data.id}/state`), { token });
       expect(foreign.status).toBe(404);

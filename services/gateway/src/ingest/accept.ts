@@ -65,7 +65,11 @@ export interface Submission {
 export async function acceptEvents(deps: IntakeDeps, s: Submission): Promise<Accepted> {
   const nowMs = deps.now();
   const details = s.details ?? timestampWindowDetails(s.events, s.project.retentionDays, nowMs, s.batch === true);
-  const { project, decision } = await admit(deps, s.project, { ...(s.apiKey === undefined ? {} : { apiKey: s.apiKey }), events: s.events.length, consume: details === null });
+  const { project, decision } = await admit(deps, s.project, {
+    ...(s.apiKey === undefined ? {} : { apiKey: s.apiKey }),
+    events: s.events.length,
+    consume: details === null,
+  });
   s.onDecided?.(project, decision);
   if (decision.kind !== 'allowed') {
     deps.refusals.record(project.projectKey, decision);

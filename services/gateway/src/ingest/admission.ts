@@ -17,7 +17,11 @@ export interface AdmissionDeps {
  * project (key regenerated, limits changed, Redis restarted); auth then re-reads
  * the project (or refuses the key: 401/404, thrown) and the check is repeated.
  */
-export async function admit(deps: AdmissionDeps, cached: ProjectAuth, options: { apiKey?: string; events: number; consume: boolean }): Promise<{ project: ProjectAuth; decision: Decided }> {
+export async function admit(
+  deps: AdmissionDeps,
+  cached: ProjectAuth,
+  options: { apiKey?: string; events: number; consume: boolean },
+): Promise<{ project: ProjectAuth; decision: Decided }> {
   let project = cached;
   for (let attempt = 0; attempt < 5; attempt++) {
     const decision = options.consume ? await deps.limiter.consume(project, options.events) : await deps.limiter.check(project, options.events);

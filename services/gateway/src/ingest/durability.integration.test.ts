@@ -26,7 +26,12 @@ describe('without a reachable Kafka broker', () => {
   // A hang would fail here instead of stalling the suite.
   const bounded = { signal: AbortSignal.timeout(20_000) };
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${gw.url}${path}`, { ...bounded, method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (r) => ({
+    fetch(`${gw.url}${path}`, {
+      ...bounded,
+      method: 'POST',
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({
       status: r.status,
       headers: r.headers,
       body: await r.json(),
@@ -59,7 +64,7 @@ describe('without a reachable Kafka broker', () => {
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('a retry of a request Kafka did not acknowledge sends its events again under the first attempt\'s ids (the store writes an id once), then replays', async () => {
+  it("a retry of a request Kafka did not acknowledge sends its events again under the first attempt's ids (the store writes an id once), then replays", async () => {
     // The first attempt's events were handed to the producer and never acknowledged: the broker may or
     // may not have written them. Its retry, here through a gateway whose broker answers, reuses their ids
     // (the store writes an id once), and the client sees the id the first attempt would have returned.
@@ -90,7 +95,12 @@ describe('without a reachable Kafka broker', () => {
       expect(await again.json()).toEqual(answer);
       expect(await topicMessageCount(healthy.env.TOPIC_EVENTS!)).toBe(2);
       // The same key with another body is still refused.
-      const other = await fetch(`${healthy.url}/api/v1/webhooks`, { ...bounded, method: 'POST', headers, body: JSON.stringify({ events: [envelope(project.projectKey)] }) });
+      const other = await fetch(`${healthy.url}/api/v1/webhooks`, {
+        ...bounded,
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ events: [envelope(project.projectKey)] }),
+      });
       expect(other.status).toBe(422);
     } finally {
       redis.disconnect();
@@ -122,8 +132,16 @@ describe('without a reachable Redis', () => {
   it('answers 503 with Retry-After (limits cannot be checked), never 201, never a hang', async () => {
     const before = await topicMessageCount(gw.env.TOPIC_EVENTS!);
     const bounded = { signal: AbortSignal.timeout(20_000) };
-    for (const [path, shape] of [['/ingest', 'ingest'], ['/api/v1/webhooks', 'envelope']] as const) {
-      const res = await fetch(`${gw.url}${path}`, { ...bounded, method: 'POST', headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(envelope(project.projectKey)) });
+    for (const [path, shape] of [
+      ['/ingest', 'ingest'],
+      ['/api/v1/webhooks', 'envelope'],
+    ] as const) {
+      const res = await fetch(`${gw.url}${path}`, {
+        ...bounded,
+        method: 'POST',
+        headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(envelope(project.projectKey)),
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       const body = await res.json();

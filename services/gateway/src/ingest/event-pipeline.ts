@@ -45,14 +45,23 @@ export class EventPipeline {
   }
 
   /** `outcomeWanted`: the request waits for the rule engine's outcome of these events (webhooks). */
-  async publish(project: ProjectAuth, events: readonly WebhookEvent[], ids: readonly number[], receivedAt: Date, outcomeWanted = false, traceparent?: string): Promise<void> {
+  async publish(
+    project: ProjectAuth,
+    events: readonly WebhookEvent[],
+    ids: readonly number[],
+    receivedAt: Date,
+    outcomeWanted = false,
+    traceparent?: string,
+  ): Promise<void> {
     const at = receivedAt.toISOString();
     // The topic's encoder gives UTF-8 Buffers: the producer sizes them and kafkajs writes them as they are.
     await this.producer.sendMany(
       this.topic,
       // projectRevision: the revision this gateway checked against Redis for this request; the rule engine
       // evaluates these events with the project's rules at least that new (rules read-your-writes, by order).
-      events.map((event, i) => TOPICS.events.encode({ event: toIngestedEvent(ids[i]!, project, event, at), outcomeWanted, projectRevision: project.revision, traceparent })),
+      events.map((event, i) =>
+        TOPICS.events.encode({ event: toIngestedEvent(ids[i]!, project, event, at), outcomeWanted, projectRevision: project.revision, traceparent }),
+      ),
     );
   }
 }

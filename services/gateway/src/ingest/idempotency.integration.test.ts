@@ -144,7 +144,7 @@ describe('Idempotency-Key on /ingest and /api/v1/webhooks', () => {
 
 /** Claims again until the lease has run out (409 until then). */
 async function waitForClaim(claim: () => ReturnType<IdempotencyStore['claim']>) {
-  for (const started = Date.now(); Date.now() - started < 10_000; ) {
+  for (const started = Date.now(); Date.now() - started < 10_000;) {
     try {
       const result = await claim();
       if (result.kind === 'claimed') return result;

@@ -103,7 +103,13 @@ export class IdempotencyStore {
     let claimed: number;
     let previous: string | undefined;
     try {
-      [claimed, previous] = await this.claimCommand(redisKey, `{pbidem}:lease:${redisKey.slice('{pbidem}:'.length)}`, fingerprint, PENDING_TTL_SECONDS, this.leaseSeconds);
+      [claimed, previous] = await this.claimCommand(
+        redisKey,
+        `{pbidem}:lease:${redisKey.slice('{pbidem}:'.length)}`,
+        fingerprint,
+        PENDING_TTL_SECONDS,
+        this.leaseSeconds,
+      );
     } catch (error) {
       // Redis unreachable: the retry must be able to run later, so refuse as retryable (503).
       throw new PulseboardError('idempotency_unavailable', { message: 'the idempotency store (Redis) is unavailable', cause: error });

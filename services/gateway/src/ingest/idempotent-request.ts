@@ -38,7 +38,12 @@ export async function withIdempotency(
   scope: { endpoint: string; projectKey: string; /** Instead of the Idempotency-Key header (e.g. GitHub's delivery id). */ key?: string },
   run: (attempt: IdempotentRun) => Promise<Produced>,
 ): Promise<FastifyReply> {
-  const claim = await deps.idempotency.claim(scope.projectKey, scope.endpoint, scope.key ?? headerValue(request.headers['idempotency-key']), request.bodyText ?? '');
+  const claim = await deps.idempotency.claim(
+    scope.projectKey,
+    scope.endpoint,
+    scope.key ?? headerValue(request.headers['idempotency-key']),
+    request.bodyText ?? '',
+  );
   if (claim.kind === 'replay') {
     const stored = claim.response;
     if (stored.headers !== undefined) reply.headers(stored.headers);
@@ -61,9 +66,11 @@ export async function withIdempotency(
     throw error;
   }
   // The events are in Kafka: answer success even if the response cannot be kept.
-  await claim.complete({ status: produced.status, body: produced.body, ...(produced.headers === undefined ? {} : { headers: produced.headers }) }).catch((error: unknown) => {
-    deps.logger.warn({ event: 'idempotency_store_failed', endpoint: scope.endpoint, project_key: scope.projectKey, err: error });
-  });
+  await claim
+    .complete({ status: produced.status, body: produced.body, ...(produced.headers === undefined ? {} : { headers: produced.headers }) })
+    .catch((error: unknown) => {
+      deps.logger.warn({ event: 'idempotency_store_failed', endpoint: scope.endpoint, project_key: scope.projectKey, err: error });
+    });
   return send(reply, produced);
 }
 

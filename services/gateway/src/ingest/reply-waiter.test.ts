@@ -8,7 +8,12 @@ describe('ReplyWaiter', () => {
     replies.receive(3, 9);
     replies.receive(1, 2);
     replies.receive(2, 0);
-    expect(await watch.result(1000)).toEqual(new Map([[1, 2], [2, 0]]));
+    expect(await watch.result(1000)).toEqual(
+      new Map([
+        [1, 2],
+        [2, 0],
+      ]),
+    );
     expect(replies.waiting).toBe(0);
   });
 

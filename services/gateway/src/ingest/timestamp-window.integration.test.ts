@@ -39,7 +39,13 @@ describe('the timestamp window (CONTRACT Events, Retention) on /ingest and webho
     clock.set(NOW);
     const project = await gw.provision();
     const ok = { type: 'metric', name: 'cpu', attributes: { value: 1 } };
-    const batch = { events: [{ ...ok, timestamp: iso(NOW) }, { ...ok, timestamp: iso(NOW - 31 * DAY) }, { ...ok, timestamp: iso(NOW + 2 * DAY) }] };
+    const batch = {
+      events: [
+        { ...ok, timestamp: iso(NOW) },
+        { ...ok, timestamp: iso(NOW - 31 * DAY) },
+        { ...ok, timestamp: iso(NOW + 2 * DAY) },
+      ],
+    };
     const res = await gw.expectProducedNothing(() => gw.webhook(project, batch));
     expect(res.status).toBe(400);
     expect(res.body.error).toEqual({

@@ -5,7 +5,10 @@ const at = new Date(Date.UTC(2031, 0, 2, 3, 4, 5, 6));
 
 describe('webhook success bodies (spec 4.2, CONTRACT Webhooks endpoint)', () => {
   it('single event without a rule outcome: 202 accepted, no tiles_affected', () => {
-    expect(webhookAccepted([42], at, false)).toEqual({ status: 202, body: { status: 'accepted', event_id: 'evt_42', processed_at: '2031-01-02T03:04:05.006Z' } });
+    expect(webhookAccepted([42], at, false)).toEqual({
+      status: 202,
+      body: { status: 'accepted', event_id: 'evt_42', processed_at: '2031-01-02T03:04:05.006Z' },
+    });
   });
 
   it('single event with the outcome: 201 success with tiles_affected', () => {
@@ -23,14 +26,27 @@ describe('webhook success bodies (spec 4.2, CONTRACT Webhooks endpoint)', () => 
   });
 
   it('batch with outcomes: 201 with the sum and per-event tiles_affected', () => {
-    expect(webhookAccepted([7, 9], at, true, new Map([[7, 2], [9, 0]]))).toEqual({
+    expect(
+      webhookAccepted(
+        [7, 9],
+        at,
+        true,
+        new Map([
+          [7, 2],
+          [9, 0],
+        ]),
+      ),
+    ).toEqual({
       status: 201,
       body: {
         status: 'success',
         count: 2,
         processed_at: '2031-01-02T03:04:05.006Z',
         tiles_affected: 2,
-        events: [{ event_id: 'evt_7', tiles_affected: 2 }, { event_id: 'evt_9', tiles_affected: 0 }],
+        events: [
+          { event_id: 'evt_7', tiles_affected: 2 },
+          { event_id: 'evt_9', tiles_affected: 0 },
+        ],
       },
     });
   });

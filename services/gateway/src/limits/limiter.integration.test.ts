@@ -29,7 +29,12 @@ describe('Limiter (one Lua call per micro-batch)', () => {
   it('decides concurrent requests in one script call, each all or nothing, in arrival order', async () => {
     const seeds: string[] = [];
     const sizes: number[] = [];
-    const limiter = new Limiter(redis, async (key) => (seeds.push(key), 0), () => NOW, (n) => sizes.push(n));
+    const limiter = new Limiter(
+      redis,
+      async (key) => (seeds.push(key), 0),
+      () => NOW,
+      (n) => sizes.push(n),
+    );
     const s = await subject({ burst: 10 });
     const decisions = await Promise.all([4, 4, 4, 2, 1].map((n) => limiter.consume(s, n)));
     expect(decisions.map((d) => d.kind)).toEqual(['allowed', 'allowed', 'rate_limited', 'allowed', 'rate_limited']);
@@ -42,7 +47,11 @@ describe('Limiter (one Lua call per micro-batch)', () => {
   });
 
   it('starts a missing quota counter from the loaded count, never from zero', async () => {
-    const limiter = new Limiter(redis, async () => 9_995, () => NOW);
+    const limiter = new Limiter(
+      redis,
+      async () => 9_995,
+      () => NOW,
+    );
     const s = await subject();
     const first = await limiter.consume(s, 3);
     expect(first).toMatchObject({ kind: 'allowed', usage: { month: 9_998 } });
@@ -51,7 +60,11 @@ describe('Limiter (one Lua call per micro-batch)', () => {
   });
 
   it('says stale when the cached revision is not the one in Redis, and consumes nothing', async () => {
-    const limiter = new Limiter(redis, async () => 0, () => NOW);
+    const limiter = new Limiter(
+      redis,
+      async () => 0,
+      () => NOW,
+    );
     const s = await subject();
     await redis.set(revisionKey(s.projectKey), '2');
     expect(await limiter.consume(s, 1)).toEqual({ kind: 'stale' });
@@ -62,7 +75,11 @@ describe('Limiter (one Lua call per micro-batch)', () => {
   });
 
   it('refunds exactly what a consume took, and never below zero', async () => {
-    const limiter = new Limiter(redis, async () => 0, () => NOW);
+    const limiter = new Limiter(
+      redis,
+      async () => 0,
+      () => NOW,
+    );
     const s = await subject();
     const taken = await limiter.consume(s, 5);
     if (taken.kind !== 'allowed') throw new Error('expected allowed');
@@ -73,7 +90,11 @@ describe('Limiter (one Lua call per micro-batch)', () => {
   });
 
   it('gives counters a ttl when they are born, from the end of their window', async () => {
-    const limiter = new Limiter(redis, async () => 0, () => NOW);
+    const limiter = new Limiter(
+      redis,
+      async () => 0,
+      () => NOW,
+    );
     const s = await subject();
     await limiter.consume(s, 1);
     const w = windowsAt(NOW);
@@ -84,7 +105,11 @@ describe('Limiter (one Lua call per micro-batch)', () => {
   });
 
   it('uses one MGET and one SET per changed counter for a whole batch', async () => {
-    const limiter = new Limiter(redis, async () => 0, () => NOW);
+    const limiter = new Limiter(
+      redis,
+      async () => 0,
+      () => NOW,
+    );
     const s = await subject();
     await limiter.consume(s, 1); // counters exist now
     const commands: string[] = [];

@@ -86,7 +86,10 @@ export class Limiter {
   }
 
   /** The Redis keys of a request's fence and counters in the given windows (fence first, quota last). */
-  static keys(subject: Pick<LimitSubject, 'projectKey' | 'accountId' | 'revisionKey'>, w: Windows): [rev: string, minute: string, projectHour: string, accountHour: string, globalHour: string, quota: string] {
+  static keys(
+    subject: Pick<LimitSubject, 'projectKey' | 'accountId' | 'revisionKey'>,
+    w: Windows,
+  ): [rev: string, minute: string, projectHour: string, accountHour: string, globalHour: string, quota: string] {
     const p = subject.projectKey;
     return [
       subject.revisionKey,

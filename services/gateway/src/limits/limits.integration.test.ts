@@ -25,7 +25,7 @@ describe('limits configured by environment', () => {
     await expectBurstHourlyQuotaWalk(gw, project, clock);
   });
 
-  it('limits an account across its projects (DEFAULT_ACCOUNT_HOURLY_LIMIT, or the account\'s own)', async () => {
+  it("limits an account across its projects (DEFAULT_ACCOUNT_HOURLY_LIMIT, or the account's own)", async () => {
     const clock = manualClock(privateHour() + 5_000);
     const gw = await gateway({ DEFAULT_ACCOUNT_HOURLY_LIMIT: '3' }, clock.now);
     const first = await gw.provision();
@@ -109,7 +109,10 @@ describe('quota counters survive losing Redis', () => {
     const project = await gw.provision({ monthlyQuota: 8 });
     for (let i = 1; i <= 5; i++) expect((await gw.ingest(project)).body.quota_used).toBe(i);
     await waitFor(
-      async () => Number((await db.query('SELECT coalesce(sum(event_count), 0) AS n FROM project_monthly_usage WHERE project_key = $1', [project.projectKey])).rows[0].n) === 5,
+      async () =>
+        Number(
+          (await db.query('SELECT coalesce(sum(event_count), 0) AS n FROM project_monthly_usage WHERE project_key = $1', [project.projectKey])).rows[0].n,
+        ) === 5,
       { what: 'the store to count 5 events' },
     );
 

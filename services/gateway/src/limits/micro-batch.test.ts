@@ -49,7 +49,11 @@ describe('MicroBatcher', () => {
 
   it('splits at maxOps and reports batch sizes', async () => {
     const sizes: number[] = [];
-    const batcher = new MicroBatcher<number, number>(async (ops) => ops, 2, (n) => sizes.push(n));
+    const batcher = new MicroBatcher<number, number>(
+      async (ops) => ops,
+      2,
+      (n) => sizes.push(n),
+    );
     expect(await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.submit(n)))).toEqual([1, 2, 3, 4, 5]);
     expect(sizes).toEqual([2, 2, 1]);
   });

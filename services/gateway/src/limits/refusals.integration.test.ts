@@ -32,7 +32,12 @@ describe('refused requests, counted per project', () => {
 
     await waitFor(async () => (await refusals(busy.apiKey, busy.projectKey)).body.data.count === 3, { timeoutMs: 10_000, what: 'three refusals counted' });
     const seen = (await refusals(busy.userToken, busy.projectKey)).body.data;
-    expect(seen).toMatchObject({ count: 3, rate_limited: 3, quota_exceeded: 0, last: { status: 429, reason: 'minute', limit: 2, message: 'per-minute burst limit of 2 events reached' } });
+    expect(seen).toMatchObject({
+      count: 3,
+      rate_limited: 3,
+      quota_exceeded: 0,
+      last: { status: 429, reason: 'minute', limit: 2, message: 'per-minute burst limit of 2 events reached' },
+    });
     expect(Date.now() - Date.parse(seen.last.at)).toBeLessThan(60_000);
     expect(Date.parse(seen.since)).toBeLessThanOrEqual(Date.now() - 4 * 60_000);
     expect((await refusals(calm.apiKey, calm.projectKey)).body.data.count).toBe(0);
@@ -45,6 +50,10 @@ describe('refused requests, counted per project', () => {
     expect((await gw.ingest(project)).status).toBe(201);
     expect((await gw.ingest(project)).status).toBe(402);
     await waitFor(async () => (await refusals(project.userToken, project.projectKey)).body.data.count === 1, { timeoutMs: 10_000, what: 'the 402 counted' });
-    expect((await refusals(project.userToken, project.projectKey)).body.data).toMatchObject({ rate_limited: 0, quota_exceeded: 1, last: { status: 402, reason: 'monthly_quota', limit: 1, message: 'monthly quota of 1 events used up' } });
+    expect((await refusals(project.userToken, project.projectKey)).body.data).toMatchObject({
+      rate_limited: 0,
+      quota_exceeded: 1,
+      last: { status: 402, reason: 'monthly_quota', limit: 1, message: 'monthly quota of 1 events used up' },
+    });
   });
 });

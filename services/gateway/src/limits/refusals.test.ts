@@ -22,7 +22,9 @@ describe('ingest_refused log lines (what names the project behind PulseboardEven
     // The next minute: each project that is still refused, once more.
     now += 30_000;
     log.record('web', quotaExceeded);
-    const refused = lines.filter((l) => l.event === 'ingest_refused').map(({ project_key, status, reason, limit, level }) => ({ project_key, status, reason, limit, level }));
+    const refused = lines
+      .filter((l) => l.event === 'ingest_refused')
+      .map(({ project_key, status, reason, limit, level }) => ({ project_key, status, reason, limit, level }));
     expect(refused).toEqual([
       { project_key: 'web', status: 429, reason: 'minute', limit: 2, level: 30 },
       { project_key: 'shop', status: 402, reason: 'monthly_quota', limit: 5, level: 30 },

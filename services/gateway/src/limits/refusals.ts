@@ -100,7 +100,13 @@ export class RefusalLog {
     }
     if (!this.loggedProjects.has(projectKey)) {
       this.loggedProjects.add(projectKey);
-      this.logger.info({ event: 'ingest_refused', project_key: projectKey, status: refusal.kind === 'rate_limited' ? 429 : 402, reason: refusal.kind === 'rate_limited' ? refusal.window : 'monthly_quota', limit: refusal.limit });
+      this.logger.info({
+        event: 'ingest_refused',
+        project_key: projectKey,
+        status: refusal.kind === 'rate_limited' ? 429 : 402,
+        reason: refusal.kind === 'rate_limited' ? refusal.window : 'monthly_quota',
+        limit: refusal.limit,
+      });
     }
     if (refusal.kind === 'rate_limited') entry.rateLimited++;
     else entry.quotaExceeded++;
@@ -158,7 +164,10 @@ export class RefusalLog {
               status: Number(last.s) === 402 ? 402 : 429,
               reason,
               limit: Number(last.l),
-              message: reason === 'monthly_quota' ? `monthly quota of ${Number(last.l)} events used up` : `${REASON_TEXT[reason]} of ${Number(last.l)} ${reason === 'minute' ? 'events' : 'requests'} reached`,
+              message:
+                reason === 'monthly_quota'
+                  ? `monthly quota of ${Number(last.l)} events used up`
+                  : `${REASON_TEXT[reason]} of ${Number(last.l)} ${reason === 'minute' ? 'events' : 'requests'} reached`,
             },
     };
   }
@@ -171,7 +180,11 @@ export const recentRefusalsSchema = {
   required: ['project_key', 'since', 'count', 'rate_limited', 'quota_exceeded', 'last'],
   properties: {
     project_key: { type: 'string' },
-    since: { type: 'string', format: 'date-time', description: `Start of the oldest minute counted: the current minute and the ${REFUSAL_MINUTES - 1} before it` },
+    since: {
+      type: 'string',
+      format: 'date-time',
+      description: `Start of the oldest minute counted: the current minute and the ${REFUSAL_MINUTES - 1} before it`,
+    },
     count: { type: 'integer', description: 'Requests refused since then (429 and 402)' },
     rate_limited: { type: 'integer', description: 'Of which refused by a rate limit (429)' },
     quota_exceeded: { type: 'integer', description: 'Of which refused by the monthly quota (402)' },
@@ -185,7 +198,11 @@ export const recentRefusalsSchema = {
           properties: {
             at: { type: 'string', format: 'date-time' },
             status: { type: 'integer', enum: [429, 402] },
-            reason: { type: 'string', enum: Object.keys(REASON_TEXT), description: 'The limit that refused it: a rate window (minute: the burst limit, in events) or the monthly quota' },
+            reason: {
+              type: 'string',
+              enum: Object.keys(REASON_TEXT),
+              description: 'The limit that refused it: a rate window (minute: the burst limit, in events) or the monthly quota',
+            },
             limit: { type: 'integer', description: 'That limit' },
             message: { type: 'string', description: 'The limit in words, for people' },
           },

@@ -12,7 +12,8 @@ describe('the OpenAPI document', () => {
     const generated = serialiseOpenApi(await generateOpenApiDocument());
     const committed = readFileSync(COMMITTED, 'utf8');
     // One line, not a 7,000-line diff: the fix is always the same command.
-    if (committed !== generated) expect.fail('docs/openapi.json differs from the document the routes generate: run `pnpm openapi:write` and commit docs/openapi.json');
+    if (committed !== generated)
+      expect.fail('docs/openapi.json differs from the document the routes generate: run `pnpm openapi:write` and commit docs/openapi.json');
   });
 
   it('every API operation declares its security, a success and a 500, and an operationId', async () => {
@@ -21,7 +22,10 @@ describe('the OpenAPI document', () => {
       for (const [method, op] of Object.entries(operations)) {
         const where = `${method.toUpperCase()} ${path}`;
         expect(op.operationId, where).toMatch(/^[a-z]+[A-Za-z0-9]*$/);
-        expect(Object.keys(op.responses).some((s) => s.startsWith('2')), `${where} has a 2xx`).toBe(true);
+        expect(
+          Object.keys(op.responses).some((s) => s.startsWith('2')),
+          `${where} has a 2xx`,
+        ).toBe(true);
         if (path === '/ingest' || path.startsWith('/api/v1/')) {
           expect(op.security, `${where} declares security`).toBeDefined();
           expect(op.responses['500'], `${where} documents 500`).toBeDefined();

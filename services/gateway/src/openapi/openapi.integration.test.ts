@@ -66,18 +66,28 @@ describe('the OpenAPI document and /docs, served by the gateway', () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     const tile = await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'CPU', kind: 'metric', rule } });
     expect(tile.status).toBe(201);
-    const deleted = await request(url(`/api/v1/tiles/${tile.body.data.id}`), { method: 'DELETE', token: p.apiKey, headers: { 'content-type': 'application/json' } });
+    const deleted = await request(url(`/api/v1/tiles/${tile.body.data.id}`), {
+      method: 'DELETE',
+      token: p.apiKey,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(deleted.status).toBe(204);
     expect((await request(url(`/api/v1/tiles/${tile.body.data.id}`), { token: p.apiKey })).status).toBe(404);
   });
 
   it("gives a tile's notification_service_ids as integers, like the services' own ids", async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
-    const service = await request(url('/api/v1/notifications'), { token: p.userToken, body: { name: 'ops', type: 'email', config: { to: ['ops@example.test'] } } });
+    const service = await request(url('/api/v1/notifications'), {
+      token: p.userToken,
+      body: { name: 'ops', type: 'email', config: { to: ['ops@example.test'] } },
+    });
     expect(service.status).toBe(201);
     const id = service.body.data.id;
     expect(Number.isInteger(id)).toBe(true);
-    const tile = await request(url('/api/v1/tiles'), { token: p.userToken, body: { project_key: p.projectKey, name: 'CPU', kind: 'metric', rule, notification_service_ids: [id] } });
+    const tile = await request(url('/api/v1/tiles'), {
+      token: p.userToken,
+      body: { project_key: p.projectKey, name: 'CPU', kind: 'metric', rule, notification_service_ids: [id] },
+    });
     expect(tile.body.data.notification_service_ids).toEqual([id]);
     const listed = await request(url(`/api/v1/tiles?project_key=${p.projectKey}`), { token: p.userToken });
     expect(listed.body.data[0].notification_service_ids).toEqual([id]);

@@ -1,7 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import swagger, { type SwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { API_RESOURCE_SCHEMAS, PulseboardError, errorEnvelopeSchema, ingestErrorSchema, validationDetailsSchema, webhookBatchSchema, webhookEventSchema } from '@pulseboard/contracts';
+import {
+  API_RESOURCE_SCHEMAS,
+  PulseboardError,
+  errorEnvelopeSchema,
+  ingestErrorSchema,
+  validationDetailsSchema,
+  webhookBatchSchema,
+  webhookEventSchema,
+} from '@pulseboard/contracts';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
@@ -17,14 +25,31 @@ function componentName(json: { title?: unknown; $id?: unknown }, _baseUri: unkno
 const probeBody = { type: 'object', properties: { status: { type: 'string' }, checks: { type: 'object', additionalProperties: { type: 'boolean' } } } };
 /** The operator routes every service shares (@pulseboard/config registerOpsRoutes), described here. */
 const OPS_DOCS: Record<string, object> = {
-  '/healthz': { tags: ['system'], summary: 'Liveness probe (no credential)', security: [], response: { 200: { description: 'The process answers', ...probeBody } } },
+  '/healthz': {
+    tags: ['system'],
+    summary: 'Liveness probe (no credential)',
+    security: [],
+    response: { 200: { description: 'The process answers', ...probeBody } },
+  },
   '/readyz': {
     tags: ['system'],
     summary: 'Readiness probe (no credential): the producer connected and Redis reachable; Postgres reported, not required',
     security: [],
-    response: { 200: { description: 'Ready', ...probeBody }, 503: { description: 'Not ready: the error envelope naming the failing checks', headers: { 'retry-after': { type: 'integer' } }, $ref: errorEnvelopeSchema.$id } },
+    response: {
+      200: { description: 'Ready', ...probeBody },
+      503: {
+        description: 'Not ready: the error envelope naming the failing checks',
+        headers: { 'retry-after': { type: 'integer' } },
+        $ref: errorEnvelopeSchema.$id,
+      },
+    },
   },
-  '/metrics': { tags: ['system'], summary: 'Prometheus metrics (no credential)', security: [], response: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } },
+  '/metrics': {
+    tags: ['system'],
+    summary: 'Prometheus metrics (no credential)',
+    security: [],
+    response: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+  },
 };
 
 /** `GET /api/v1/tiles/:id` → `getApiV1TilesId`: every operation gets a stable id (clients name their methods after it). */
@@ -39,7 +64,11 @@ function operationId(method: string, url: string): string {
  * extensions `x-pulseboard-storable-text`, `x-pulseboard-max-depth` and
  * `x-pulseboard-max-bytes` (the field's description says each in words).
  */
-const EXTENSIONS: Record<string, string> = { storableText: 'x-pulseboard-storable-text', boundedJson: 'x-pulseboard-max-depth', maxJsonBytes: 'x-pulseboard-max-bytes' };
+const EXTENSIONS: Record<string, string> = {
+  storableText: 'x-pulseboard-storable-text',
+  boundedJson: 'x-pulseboard-max-depth',
+  maxJsonBytes: 'x-pulseboard-max-bytes',
+};
 
 function asExtensions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(asExtensions);
@@ -87,7 +116,8 @@ export function buildJsonSerializer() {
 }
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  for (const schema of [validationDetailsSchema, errorEnvelopeSchema, ingestErrorSchema, webhookEventSchema, webhookBatchSchema, ...API_RESOURCE_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [validationDetailsSchema, errorEnvelopeSchema, ingestErrorSchema, webhookEventSchema, webhookBatchSchema, ...API_RESOURCE_SCHEMAS])
+    app.addSchema(schema);
   app.addHook('preValidation', refuseUnknownQuery);
   const options: SwaggerOptions = {
     openapi: {
@@ -106,7 +136,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           projectKey: BEARER("A project's API key (`evk_…`): sends events and reads that project."),
           userToken: BEARER("A user's token (`evu_…`): reads and manages every project of the user's account."),
-          adminToken: BEARER('The installation\'s ADMIN_TOKEN: the admin API only.'),
+          adminToken: BEARER("The installation's ADMIN_TOKEN: the admin API only."),
         },
       },
       tags: [
@@ -130,7 +160,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const { querystring, params, headers, body } = docs;
       const { patternProperties: _, ...documentable } = (querystring ?? {}) as { patternProperties?: unknown };
       const query = querystring === undefined ? {} : { querystring: documentable };
-      return { schema: { ...schema, ...query, ...(params === undefined ? {} : { params }), ...(headers === undefined ? {} : { headers }), ...(body === undefined ? {} : { body }) }, url };
+      return {
+        schema: {
+          ...schema,
+          ...query,
+          ...(params === undefined ? {} : { params }),
+          ...(headers === undefined ? {} : { headers }),
+          ...(body === undefined ? {} : { body }),
+        },
+        url,
+      };
     },
     transformObject: (documents) => asExtensions((documents as { openapiObject: object }).openapiObject) as never,
   };

@@ -44,7 +44,13 @@ export function data(schema: { $id: string } | object, description: string): obj
 
 /** `{data: [<schema>], meta}`: a page of a list. */
 export function page(schema: { $id: string }, description: string): object {
-  return { description, type: 'object', additionalProperties: false, required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(schema) }, meta: ref(listMetaSchema) } };
+  return {
+    description,
+    type: 'object',
+    additionalProperties: false,
+    required: ['data', 'meta'],
+    properties: { data: { type: 'array', items: ref(schema) }, meta: ref(listMetaSchema) },
+  };
 }
 
 /** `{data: [<schema>]}`: a whole list. */
@@ -64,7 +70,7 @@ const ERROR_TEXT: Record<number, string> = {
   402: '`quota_exceeded`: the monthly quota is spent',
   403: '`forbidden`, `user_token_required` or `api_key_required`: a credential of the wrong kind or project',
   404: '`not_found` / `project_not_found`: no such resource, or not one this credential may see',
-  409: '`idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user\'s tokens)',
+  409: "`idempotency_conflict` (a request with this Idempotency-Key is still in progress; retry after Retry-After) or `resource_limit_reached` (a cap on tiles, notification services or a user's tokens)",
   413: '`payload_too_large`',
   415: '`unsupported_media_type`: the body must be application/json',
   422: '`idempotency_key_reused`: this Idempotency-Key was used with a different body',
@@ -87,7 +93,9 @@ export const RATE_LIMIT_HEADERS = {
 } as const;
 
 /** On an answer replayed for a repeated Idempotency-Key. */
-export const REPLAYED_HEADER = { 'idempotent-replayed': { type: 'string', enum: ['true'], description: 'This is the stored answer of an earlier request with the same Idempotency-Key' } } as const;
+export const REPLAYED_HEADER = {
+  'idempotent-replayed': { type: 'string', enum: ['true'], description: 'This is the stored answer of an earlier request with the same Idempotency-Key' },
+} as const;
 
 /**
  * Error responses in the route's shape (`ingest` on /ingest, the envelope
@@ -115,7 +123,11 @@ const positive = { type: 'integer', minimum: 1 } as const;
 export function listQuery(extra: Record<string, object> = {}, patternProperties?: Record<string, object>): QueryDoc {
   return {
     type: 'object',
-    properties: { page: { ...positive, default: 1, description: 'Page number, from 1' }, per_page: { ...positive, default: 25, maximum: 100, description: 'Items per page (at most 100)' }, ...extra },
+    properties: {
+      page: { ...positive, default: 1, description: 'Page number, from 1' },
+      per_page: { ...positive, default: 25, maximum: 100, description: 'Items per page (at most 100)' },
+      ...extra,
+    },
     ...(patternProperties === undefined ? {} : { patternProperties }),
     additionalProperties: false,
   };
@@ -128,7 +140,12 @@ export const idParams = { type: 'object', required: ['id'], properties: { id: { 
 export const IDEMPOTENCY_HEADERS = {
   type: 'object',
   properties: {
-    'idempotency-key': { type: 'string', minLength: 1, maxLength: 255, description: 'The same key with the same body within IDEMPOTENCY_TTL_SECONDS gets the stored answer; nothing is stored twice' },
+    'idempotency-key': {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: 'The same key with the same body within IDEMPOTENCY_TTL_SECONDS gets the stored answer; nothing is stored twice',
+    },
   },
 } as const;
 

@@ -4,10 +4,24 @@ import { parsePage } from './pagination.ts';
 
 describe('parseEventFilters', () => {
   it('keeps each filter, normalising times to UTC and dropping repeated labels', () => {
-    const parsed = parseEventFilters({ type: 'error', source: "x' OR 1=1 --", label: ['a', 'b', 'a'], since: '2026-01-01', until: '2026-01-02T00:00:00+02:00' });
+    const parsed = parseEventFilters({
+      type: 'error',
+      source: "x' OR 1=1 --",
+      label: ['a', 'b', 'a'],
+      since: '2026-01-01',
+      until: '2026-01-02T00:00:00+02:00',
+    });
     expect(parsed).toEqual({
       ok: true,
-      filters: { equal: [['type', 'error'], ['source', "x' OR 1=1 --"]], labels: ['a', 'b'], since: '2026-01-01T00:00:00.000Z', until: '2026-01-01T22:00:00.000Z' },
+      filters: {
+        equal: [
+          ['type', 'error'],
+          ['source', "x' OR 1=1 --"],
+        ],
+        labels: ['a', 'b'],
+        since: '2026-01-01T00:00:00.000Z',
+        until: '2026-01-01T22:00:00.000Z',
+      },
     });
   });
 
@@ -40,16 +54,25 @@ describe('parseEventFilters', () => {
 describe('parsePage', () => {
   it.each([
     [{}, { page: 1, perPage: 25, offset: 0 }],
-    [{ page: '3', per_page: '10' }, { page: 3, perPage: 10, offset: 20 }],
+    [
+      { page: '3', per_page: '10' },
+      { page: 3, perPage: 10, offset: 20 },
+    ],
     [{ per_page: '101' }, { page: 1, perPage: 100, offset: 0 }],
-    [{ per_page: '100000000', page: '2' }, { page: 2, perPage: 100, offset: 100 }],
+    [
+      { per_page: '100000000', page: '2' },
+      { page: 2, perPage: 100, offset: 100 },
+    ],
   ])('reads %j', (query, page) => {
     expect(parsePage(query)).toEqual({ ok: true, page });
   });
 
-  it.each([{ page: '0' }, { page: '-2' }, { page: '1e3' }, { page: ['1', '2'] }, { per_page: '0' }, { per_page: '2.5' }, { page: '99999999999999999999' }])('refuses %j', (query) => {
-    const parsed = parsePage(query);
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(Object.values(parsed.details).flat()).toEqual(['must be a positive integer']);
-  });
+  it.each([{ page: '0' }, { page: '-2' }, { page: '1e3' }, { page: ['1', '2'] }, { per_page: '0' }, { per_page: '2.5' }, { page: '99999999999999999999' }])(
+    'refuses %j',
+    (query) => {
+      const parsed = parsePage(query);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(Object.values(parsed.details).flat()).toEqual(['must be a positive integer']);
+    },
+  );
 });

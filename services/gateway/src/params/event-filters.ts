@@ -18,7 +18,6 @@ export interface EventFilters {
 
 export const hasFilters = (f: EventFilters) => f.equal.length > 0 || f.labels.length > 0 || f.since !== undefined || f.until !== undefined;
 
-
 /**
  * The filters of CONTRACT.md (Lists), validated: equality on type, name,
  * severity, source, channel, correlation_id; `label` (repeatable: every label

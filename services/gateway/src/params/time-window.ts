@@ -34,7 +34,11 @@ const hours = (ms: number) => `${ms / 3_600_000} h`;
  * `since` the window is the last `defaultMs` before `until`; a window longer
  * than `maxMs` or ending before it starts is a validation error.
  */
-export function parseTimeWindow(query: Record<string, unknown>, bounds: WindowBounds, now: number): { ok: true; window: TimeWindow } | { ok: false; details: ValidationDetails } {
+export function parseTimeWindow(
+  query: Record<string, unknown>,
+  bounds: WindowBounds,
+  now: number,
+): { ok: true; window: TimeWindow } | { ok: false; details: ValidationDetails } {
   const details: ValidationDetails = {};
   const read = (name: 'since' | 'until') => {
     const raw = query[name];

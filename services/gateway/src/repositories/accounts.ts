@@ -7,7 +7,10 @@ export interface AccountRecord {
 }
 
 export async function insertAccount(pool: Pool, name: string, hourlyRequestLimit: number | undefined): Promise<AccountRecord> {
-  const { rows } = await pool.query<AccountRecord>('INSERT INTO accounts (name, hourly_request_limit) VALUES ($1, $2) RETURNING id, name, hourly_request_limit', [name, hourlyRequestLimit ?? null]);
+  const { rows } = await pool.query<AccountRecord>(
+    'INSERT INTO accounts (name, hourly_request_limit) VALUES ($1, $2) RETURNING id, name, hourly_request_limit',
+    [name, hourlyRequestLimit ?? null],
+  );
   return rows[0]!;
 }
 
@@ -34,7 +37,11 @@ export async function findAccountCeilings(pool: Pool, id: number): Promise<Accou
 }
 
 /** Sets the ceilings named (null puts the environment's back); undefined when there is no such account. */
-export async function updateAccountCeilings(pool: Pool, id: number, ceilings: Partial<AccountCeilings>): Promise<(AccountRecord & AccountCeilings) | undefined> {
+export async function updateAccountCeilings(
+  pool: Pool,
+  id: number,
+  ceilings: Partial<AccountCeilings>,
+): Promise<(AccountRecord & AccountCeilings) | undefined> {
   const names = (['max_monthly_quota', 'max_burst_limit', 'max_hourly_request_limit'] as const).filter((n) => ceilings[n] !== undefined);
   const sets = names.map((n, i) => `${n} = $${i + 2}`);
   const { rows } = await pool.query<AccountRecord & AccountCeilings>(

@@ -28,7 +28,12 @@ export async function writeControlChange(tx: PoolClient, feed: ControlFeed, proj
   const value: ControlChange = { project_key: projectKey, revision, change: what.change, at: new Date().toISOString() };
   if (what.tileId !== undefined) value.tile_id = what.tileId;
   await writeOutbox(tx, CONTROL_OUTBOX_TABLE, CONTROL_OUTBOX_PARTITION, [
-    { topic: feed.topic, key: projectKey, value: JSON.stringify(value), headers: { [HEADERS.contentType]: 'application/json', [HEADERS.schema]: CONTROL_CHANGE_SCHEMA_HEADER } },
+    {
+      topic: feed.topic,
+      key: projectKey,
+      value: JSON.stringify(value),
+      headers: { [HEADERS.contentType]: 'application/json', [HEADERS.schema]: CONTROL_CHANGE_SCHEMA_HEADER },
+    },
   ]);
 }
 
@@ -70,7 +75,9 @@ export async function controlWrite<T>(
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
-    const { rows } = await pool.query<{ revision: string }>('SELECT revision::text AS revision FROM projects WHERE project_key = $1', [projectKey]).catch(() => ({ rows: [] as { revision: string }[] }));
+    const { rows } = await pool
+      .query<{ revision: string }>('SELECT revision::text AS revision FROM projects WHERE project_key = $1', [projectKey])
+      .catch(() => ({ rows: [] as { revision: string }[] }));
     if (rows[0] !== undefined) await feed.publishRevision(projectKey, Number(rows[0].revision)).catch(() => undefined);
     throw error;
   } finally {

@@ -18,7 +18,9 @@ export interface EventRow {
 }
 
 const EVENT_COLUMNS = 'id, project_key, type, name, occurred_at, received_at, severity, channel, correlation_id, source, labels, attributes';
-const E_COLUMNS = EVENT_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
+const E_COLUMNS = EVENT_COLUMNS.split(', ')
+  .map((c) => `e.${c}`)
+  .join(', ');
 
 /**
  * Above this many matches a filtered list stops counting: `total_count` is
@@ -90,7 +92,10 @@ export async function selectEventPage(pool: Queryable, projects: readonly string
     const params: unknown[] = [projects[0]];
     const q = compile(filters, '$1', params);
     params.push(page.perPage, page.offset);
-    const { rows } = await pool.query<EventRow>(`SELECT ${E_COLUMNS} FROM ${q.from} WHERE ${q.where.join(' AND ')} ${q.order} LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
+    const { rows } = await pool.query<EventRow>(
+      `SELECT ${E_COLUMNS} FROM ${q.from} WHERE ${q.where.join(' AND ')} ${q.order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
     return rows;
   }
   const params: unknown[] = [projects];
@@ -124,7 +129,10 @@ async function selectLabelPage(pool: Queryable, projects: readonly string[], fil
   const n = params.length;
   const { rows: keys } =
     projects.length === 1
-      ? await pool.query<{ at: string; id: string }>(`SELECT l.occurred_at::text AS at, l.event_id::text AS id FROM event_labels l WHERE ${where.join(' AND ')} ${order} LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, page.perPage, page.offset])
+      ? await pool.query<{ at: string; id: string }>(
+          `SELECT l.occurred_at::text AS at, l.event_id::text AS id FROM event_labels l WHERE ${where.join(' AND ')} ${order} LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...params, page.perPage, page.offset],
+        )
       : await pool.query<{ at: string; id: string }>(
           `SELECT m.occurred_at::text AS at, m.event_id::text AS id FROM unnest($1::text[]) AS p(key)
              CROSS JOIN LATERAL (SELECT l.occurred_at, l.event_id FROM event_labels l WHERE ${where.join(' AND ')} ${order} LIMIT $${n + 1}) m
@@ -132,11 +140,10 @@ async function selectLabelPage(pool: Queryable, projects: readonly string[], fil
           [...params, page.offset + page.perPage, page.perPage, page.offset],
         );
   if (keys.length === 0) return [];
-  const { rows } = await pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE occurred_at = ANY($1::timestamptz[]) AND id = ANY($2::bigint[]) AND project_key = ANY($3::text[])`, [
-    keys.map((k) => k.at),
-    keys.map((k) => k.id),
-    projects,
-  ]);
+  const { rows } = await pool.query<EventRow>(
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE occurred_at = ANY($1::timestamptz[]) AND id = ANY($2::bigint[]) AND project_key = ANY($3::text[])`,
+    [keys.map((k) => k.at), keys.map((k) => k.id), projects],
+  );
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return keys.flatMap((k) => byId.get(k.id) ?? []);
 }
@@ -150,7 +157,10 @@ async function selectLabelPage(pool: Queryable, projects: readonly string[], fil
 export async function countEvents(pool: Queryable, projects: readonly string[], filters: EventFilters): Promise<{ total: number; exact: boolean }> {
   if (projects.length === 0) return { total: 0, exact: true };
   if (!hasFilters(filters)) {
-    const { rows } = await pool.query<{ total: string | null }>('SELECT sum(event_count)::text AS total FROM project_daily_events WHERE project_key = ANY($1::text[])', [projects]);
+    const { rows } = await pool.query<{ total: string | null }>(
+      'SELECT sum(event_count)::text AS total FROM project_daily_events WHERE project_key = ANY($1::text[])',
+      [projects],
+    );
     return { total: Number(rows[0]?.total ?? 0), exact: true };
   }
   const params: unknown[] = [projects.length === 1 ? projects[0] : projects];
@@ -158,15 +168,26 @@ export async function countEvents(pool: Queryable, projects: readonly string[], 
   // A one-label count needs no event row: index-only on event_labels.
   const counted = q.labelRows !== undefined && filters.labels.length === 1 ? q.labelRows : q;
   params.push(COUNT_CAP + 1);
-  const { rows } = await pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${counted.from} WHERE ${counted.where.join(' AND ')} LIMIT $${params.length}) capped`, params);
+  const { rows } = await pool.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${counted.from} WHERE ${counted.where.join(' AND ')} LIMIT $${params.length}) capped`,
+    params,
+  );
   const total = rows[0]?.total ?? 0;
   return total > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total, exact: true };
 }
 
 /** A page and its total from one snapshot: they agree even while the store commits batches. */
-export async function selectEventList(pool: Pool, projects: readonly string[], filters: EventFilters, page: Page): Promise<{ rows: EventRow[]; count: { total: number; exact: boolean } }> {
+export async function selectEventList(
+  pool: Pool,
+  projects: readonly string[],
+  filters: EventFilters,
+  page: Page,
+): Promise<{ rows: EventRow[]; count: { total: number; exact: boolean } }> {
   if (projects.length === 0) return { rows: [], count: { total: 0, exact: true } };
-  return inReadSnapshot(pool, async (client) => ({ rows: await selectEventPage(client, projects, filters, page), count: await countEvents(client, projects, filters) }));
+  return inReadSnapshot(pool, async (client) => ({
+    rows: await selectEventPage(client, projects, filters, page),
+    count: await countEvents(client, projects, filters),
+  }));
 }
 
 export async function selectEvent(pool: Pool, projects: readonly string[], id: number): Promise<EventRow | undefined> {

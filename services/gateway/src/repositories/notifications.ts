@@ -21,14 +21,21 @@ const COLUMNS = 'id, account_id, name, kind, config, secrets, created_at, update
 
 export async function listNotificationServices(pool: Pool, accountId: number, page: Page): Promise<{ rows: NotificationServiceRecord[]; total: number }> {
   const [rows, count] = await Promise.all([
-    pool.query<NotificationServiceRecord>(`SELECT ${COLUMNS} FROM notification_services WHERE account_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [accountId, page.perPage, page.offset]),
+    pool.query<NotificationServiceRecord>(`SELECT ${COLUMNS} FROM notification_services WHERE account_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [
+      accountId,
+      page.perPage,
+      page.offset,
+    ]),
     pool.query<{ total: number }>('SELECT count(*)::bigint AS total FROM notification_services WHERE account_id = $1', [accountId]),
   ]);
   return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
 }
 
 export async function findNotificationService(pool: Pool, accountId: number, id: number): Promise<NotificationServiceRecord | undefined> {
-  const { rows } = await pool.query<NotificationServiceRecord>(`SELECT ${COLUMNS} FROM notification_services WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  const { rows } = await pool.query<NotificationServiceRecord>(`SELECT ${COLUMNS} FROM notification_services WHERE id = $1 AND account_id = $2`, [
+    id,
+    accountId,
+  ]);
   return rows[0];
 }
 
@@ -40,7 +47,12 @@ export interface NotificationServiceWrite {
 }
 
 /** A new service, or `full` when the account already has `maxServices` (counted under a per-account lock). */
-export async function insertNotificationService(pool: Pool, accountId: number, write: NotificationServiceWrite, maxServices: number): Promise<NotificationServiceRecord | 'full'> {
+export async function insertNotificationService(
+  pool: Pool,
+  accountId: number,
+  write: NotificationServiceWrite,
+  maxServices: number,
+): Promise<NotificationServiceRecord | 'full'> {
   return withCapLock(pool, `notification_services:${accountId}`, async (client) => {
     const { rows } = await client.query<NotificationServiceRecord>(
       `INSERT INTO notification_services (account_id, name, kind, config, secrets) SELECT $1, $2, $3, $4, $5
@@ -51,7 +63,12 @@ export async function insertNotificationService(pool: Pool, accountId: number, w
   });
 }
 
-export async function updateNotificationService(pool: Pool, accountId: number, id: number, write: NotificationServiceWrite): Promise<NotificationServiceRecord | undefined> {
+export async function updateNotificationService(
+  pool: Pool,
+  accountId: number,
+  id: number,
+  write: NotificationServiceWrite,
+): Promise<NotificationServiceRecord | undefined> {
   const { rows } = await pool.query<NotificationServiceRecord>(
     `UPDATE notification_services SET name = $3, kind = $4, config = $5, secrets = $6, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
     [id, accountId, write.name, write.kind, JSON.stringify(write.config), write.secrets],
@@ -79,7 +96,10 @@ export async function deleteNotificationService(pool: Pool, feed: ControlFeed, a
       );
       for (const row of rows) touched.set(row.project_key, [...(touched.get(row.project_key) ?? []), Number(row.id)]);
       for (const [projectKey, tileIds] of [...touched].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        const { rows: bumped } = await client.query<{ revision: string }>('UPDATE projects SET revision = revision + 1 WHERE project_key = $1 RETURNING revision::text AS revision', [projectKey]);
+        const { rows: bumped } = await client.query<{ revision: string }>(
+          'UPDATE projects SET revision = revision + 1 WHERE project_key = $1 RETURNING revision::text AS revision',
+          [projectKey],
+        );
         const revision = Number(bumped[0]!.revision);
         for (const tileId of tileIds) await writeControlChange(client, feed, projectKey, revision, { change: 'tile_updated', tileId });
         await feed.publishRevision(projectKey, revision);
@@ -92,7 +112,11 @@ export async function deleteNotificationService(pool: Pool, feed: ControlFeed, a
     await client.query('ROLLBACK').catch(() => undefined);
     // As controlWrite does: the revisions Postgres still holds are published again.
     if (touched.size > 0) {
-      const { rows } = await pool.query<{ project_key: string; revision: string }>('SELECT project_key, revision::text AS revision FROM projects WHERE project_key = ANY($1::text[])', [[...touched.keys()]]).catch(() => ({ rows: [] as { project_key: string; revision: string }[] }));
+      const { rows } = await pool
+        .query<{ project_key: string; revision: string }>('SELECT project_key, revision::text AS revision FROM projects WHERE project_key = ANY($1::text[])', [
+          [...touched.keys()],
+        ])
+        .catch(() => ({ rows: [] as { project_key: string; revision: string }[] }));
       for (const r of rows) await feed.publishRevision(r.project_key, Number(r.revision)).catch(() => undefined);
     }
     throw error;

@@ -45,7 +45,10 @@ export async function scanPreviewEvents(pool: Pool, scan: PreviewScan, each: (ev
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(scan.timeLimitMs))}`);
-    await client.query(`DECLARE preview_events NO SCROLL CURSOR FOR SELECT ${columns(scan.reads, params).join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY ${orderBy}`, params);
+    await client.query(
+      `DECLARE preview_events NO SCROLL CURSOR FOR SELECT ${columns(scan.reads, params).join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY ${orderBy}`,
+      params,
+    );
     let seen = 0;
     let end: ScanEnd = 'done';
     for (;;) {
@@ -82,7 +85,13 @@ export async function scanPreviewEvents(pool: Pool, scan: PreviewScan, each: (ev
  * (SQL NULL) stays apart from a JSON null ('null').
  */
 function columns(reads: RuleReads, params: unknown[]): string[] {
-  const list = ['id', 'type', 'name', '(extract(epoch FROM occurred_at) * 1000)::float8 AS time', '(extract(epoch FROM received_at) * 1000)::float8 AS received'];
+  const list = [
+    'id',
+    'type',
+    'name',
+    '(extract(epoch FROM occurred_at) * 1000)::float8 AS time',
+    '(extract(epoch FROM received_at) * 1000)::float8 AS received',
+  ];
   for (const field of ['severity', 'source', 'channel', 'labels'] as const) if (reads[field]) list.push(field);
   reads.attributeKeys.forEach((key, i) => list.push(`(attributes -> $${params.push(key)}::text)::text AS a${i}`));
   return list;

@@ -17,7 +17,8 @@ export interface ProjectRecord {
   updated_at: Date;
 }
 
-const PROJECT_COLUMNS = 'project_key, account_id, name, api_key_prefix, burst_limit, hourly_request_limit, monthly_quota, retention_days, settings, created_at, updated_at';
+const PROJECT_COLUMNS =
+  'project_key, account_id, name, api_key_prefix, burst_limit, hourly_request_limit, monthly_quota, retention_days, settings, created_at, updated_at';
 
 /** What authentication keeps of a project: its key's hash, revision and limits (account's hourly limit included). */
 export interface ProjectAuthRow {
@@ -58,7 +59,13 @@ export interface NewProject {
 }
 
 /** Creates a project of an account with its key's hash (announced on the control topic at revision 1); `no_account` or `taken` (the project key) otherwise. */
-export async function insertProject(pool: Pool, feed: ControlFeed, accountId: number, p: NewProject, key: { hash: Buffer; prefix: string }): Promise<ProjectRecord | 'no_account' | 'taken'> {
+export async function insertProject(
+  pool: Pool,
+  feed: ControlFeed,
+  accountId: number,
+  p: NewProject,
+  key: { hash: Buffer; prefix: string },
+): Promise<ProjectRecord | 'no_account' | 'taken'> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -66,7 +73,17 @@ export async function insertProject(pool: Pool, feed: ControlFeed, accountId: nu
       `INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, burst_limit, hourly_request_limit, retention_days)
        SELECT $2, id, $3, $4, $5, $6, $7, $8, $9 FROM accounts WHERE id = $1
        RETURNING ${PROJECT_COLUMNS}, revision`,
-      [accountId, p.project_key, p.name, key.hash, key.prefix, p.monthly_quota, p.burst_limit ?? null, p.hourly_request_limit ?? null, p.retention_days ?? null],
+      [
+        accountId,
+        p.project_key,
+        p.name,
+        key.hash,
+        key.prefix,
+        p.monthly_quota,
+        p.burst_limit ?? null,
+        p.hourly_request_limit ?? null,
+        p.retention_days ?? null,
+      ],
     );
     const created = rows[0];
     if (created === undefined) {
@@ -89,13 +106,19 @@ export async function insertProject(pool: Pool, feed: ControlFeed, accountId: nu
 
 /** A live project of an account, or undefined. */
 export async function findLiveProject(pool: Pool, accountId: number, projectKey: string): Promise<ProjectRecord | undefined> {
-  const { rows } = await pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE project_key = $1 AND account_id = $2 AND deleted_at IS NULL`, [projectKey, accountId]);
+  const { rows } = await pool.query<ProjectRecord>(
+    `SELECT ${PROJECT_COLUMNS} FROM projects WHERE project_key = $1 AND account_id = $2 AND deleted_at IS NULL`,
+    [projectKey, accountId],
+  );
   return rows[0];
 }
 
 /** The live projects of an account, ordered by key. */
 export async function listAccountProjects(pool: Pool, accountId: number): Promise<ProjectRecord[]> {
-  const { rows } = await pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key`, [accountId]);
+  const { rows } = await pool.query<ProjectRecord>(
+    `SELECT ${PROJECT_COLUMNS} FROM projects WHERE account_id = $1 AND deleted_at IS NULL ORDER BY project_key`,
+    [accountId],
+  );
   return rows;
 }
 
@@ -109,10 +132,19 @@ export async function liveProjectKeys(pool: Pool, accountId: number, requested?:
 }
 
 /** One page of live projects (one project, or an account's), ordered by key, with the exact total (an account has few). */
-export async function listLiveProjects(pool: Pool, scope: { projectKey: string } | { accountId: number }, page: Page): Promise<{ rows: ProjectRecord[]; total: number }> {
-  const [where, params]: [string, unknown[]] = 'projectKey' in scope ? ['project_key = $1 AND deleted_at IS NULL', [scope.projectKey]] : ['account_id = $1 AND deleted_at IS NULL', [scope.accountId]];
+export async function listLiveProjects(
+  pool: Pool,
+  scope: { projectKey: string } | { accountId: number },
+  page: Page,
+): Promise<{ rows: ProjectRecord[]; total: number }> {
+  const [where, params]: [string, unknown[]] =
+    'projectKey' in scope ? ['project_key = $1 AND deleted_at IS NULL', [scope.projectKey]] : ['account_id = $1 AND deleted_at IS NULL', [scope.accountId]];
   const [rows, count] = await Promise.all([
-    pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE ${where} ORDER BY project_key LIMIT $2 OFFSET $3`, [...params, page.perPage, page.offset]),
+    pool.query<ProjectRecord>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE ${where} ORDER BY project_key LIMIT $2 OFFSET $3`, [
+      ...params,
+      page.perPage,
+      page.offset,
+    ]),
     pool.query<{ total: number }>(`SELECT count(*)::bigint AS total FROM projects WHERE ${where}`, params),
   ]);
   return { rows: rows.rows, total: count.rows[0]?.total ?? 0 };
@@ -153,9 +185,17 @@ export async function updateProject(pool: Pool, feed: ControlFeed, projectKey: s
  * Replaces the project's API key (its hash and prefix); the old one is refused on the next request everywhere.
  * Also gives the replaced key's hash, for the valid-credential set to forget.
  */
-export async function replaceApiKey(pool: Pool, feed: ControlFeed, projectKey: string, key: { hash: Buffer; prefix: string }): Promise<{ project: ProjectRecord; previousKeyHash: Buffer } | undefined> {
+export async function replaceApiKey(
+  pool: Pool,
+  feed: ControlFeed,
+  projectKey: string,
+  key: { hash: Buffer; prefix: string },
+): Promise<{ project: ProjectRecord; previousKeyHash: Buffer } | undefined> {
   return projectWrite(pool, feed, projectKey, 'project_key_regenerated', async (client) => {
-    const { rows: old } = await client.query<{ api_key_hash: Buffer }>('SELECT api_key_hash FROM projects WHERE project_key = $1 AND deleted_at IS NULL FOR UPDATE', [projectKey]);
+    const { rows: old } = await client.query<{ api_key_hash: Buffer }>(
+      'SELECT api_key_hash FROM projects WHERE project_key = $1 AND deleted_at IS NULL FOR UPDATE',
+      [projectKey],
+    );
     if (old[0] === undefined) return undefined;
     const { rows } = await client.query<ProjectRecord>(
       `UPDATE projects SET api_key_hash = $2, api_key_prefix = $3 WHERE project_key = $1 AND deleted_at IS NULL RETURNING ${PROJECT_COLUMNS}`,
@@ -175,6 +215,12 @@ export async function softDeleteProject(pool: Pool, feed: ControlFeed, projectKe
 }
 
 /** A write of the project row itself: revision, outbox and Redis as for every control-plane write (control-writes.ts). */
-function projectWrite<T>(pool: Pool, feed: ControlFeed, projectKey: string, change: 'project_updated' | 'project_key_regenerated' | 'project_deleted', work: Parameters<typeof controlWrite<T>>[4]): Promise<T | undefined> {
+function projectWrite<T>(
+  pool: Pool,
+  feed: ControlFeed,
+  projectKey: string,
+  change: 'project_updated' | 'project_key_regenerated' | 'project_deleted',
+  work: Parameters<typeof controlWrite<T>>[4],
+): Promise<T | undefined> {
   return controlWrite(pool, feed, projectKey, () => ({ change }), work, { touchProject: true });
 }

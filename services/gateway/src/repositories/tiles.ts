@@ -46,7 +46,10 @@ export async function listTiles(pool: Pool, projectKeys: string[], page: Page): 
 
 /** A tile, if it belongs to one of the given projects. */
 export async function findTile(pool: Pool, projectKeys: string[], id: number): Promise<TileRecord | undefined> {
-  const { rows } = await pool.query<TileRecord>(`SELECT ${COLUMNS} FROM tiles t ${VISIBLE} WHERE t.id = $1 AND t.project_key = ANY($2::text[])`, [id, projectKeys]);
+  const { rows } = await pool.query<TileRecord>(`SELECT ${COLUMNS} FROM tiles t ${VISIBLE} WHERE t.id = $1 AND t.project_key = ANY($2::text[])`, [
+    id,
+    projectKeys,
+  ]);
   return rows[0];
 }
 
@@ -59,17 +62,32 @@ export async function findTile(pool: Pool, projectKeys: string[], id: number): P
  * taken first in that transaction, so concurrent creates cannot pass the cap.
  */
 export async function insertTile(pool: Pool, feed: ControlFeed, projectKey: string, body: NewTile, maxTiles: number): Promise<TileRecord | 'full'> {
-  const tile = await controlWrite(pool, feed, projectKey, (t: TileRecord) => ({ change: 'tile_created', tileId: t.id }), async (client) => {
-    await lockCap(client, `tiles:${projectKey}`);
-    const { rows } = await client.query<TileRecord>(
-      `INSERT INTO tiles AS t (project_key, name, kind, rule, settings, position, notification_service_ids)
+  const tile = await controlWrite(
+    pool,
+    feed,
+    projectKey,
+    (t: TileRecord) => ({ change: 'tile_created', tileId: t.id }),
+    async (client) => {
+      await lockCap(client, `tiles:${projectKey}`);
+      const { rows } = await client.query<TileRecord>(
+        `INSERT INTO tiles AS t (project_key, name, kind, rule, settings, position, notification_service_ids)
        SELECT $1, $2, $3, $4, $5, coalesce($6, (SELECT coalesce(max(position) + 1, 0) FROM tiles WHERE project_key = $1)), $7::bigint[]
        WHERE (SELECT count(*) FROM tiles WHERE project_key = $1) < $8
        RETURNING ${COLUMNS}`,
-      [projectKey, body.name, body.kind, JSON.stringify(body.rule), JSON.stringify(body.settings ?? {}), body.position ?? null, body.notification_service_ids ?? [], maxTiles],
-    );
-    return rows[0];
-  });
+        [
+          projectKey,
+          body.name,
+          body.kind,
+          JSON.stringify(body.rule),
+          JSON.stringify(body.settings ?? {}),
+          body.position ?? null,
+          body.notification_service_ids ?? [],
+          maxTiles,
+        ],
+      );
+      return rows[0];
+    },
+  );
   return tile ?? 'full';
 }
 
@@ -86,16 +104,31 @@ export async function updateTile(pool: Pool, feed: ControlFeed, tile: { id: numb
     params.push(typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : value);
     sets.push(`${column} = $${params.length}`);
   }
-  return controlWrite(pool, feed, tile.project_key, (t: TileRecord) => ({ change: 'tile_updated', tileId: t.id }), async (client) => {
-    const { rows } = await client.query<TileRecord>(`UPDATE tiles AS t SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE t.id = $1 RETURNING ${COLUMNS}`, params);
-    return rows[0];
-  });
+  return controlWrite(
+    pool,
+    feed,
+    tile.project_key,
+    (t: TileRecord) => ({ change: 'tile_updated', tileId: t.id }),
+    async (client) => {
+      const { rows } = await client.query<TileRecord>(
+        `UPDATE tiles AS t SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE t.id = $1 RETURNING ${COLUMNS}`,
+        params,
+      );
+      return rows[0];
+    },
+  );
 }
 
 export async function deleteTile(pool: Pool, feed: ControlFeed, tile: { id: number; project_key: string }): Promise<boolean> {
-  const deleted = await controlWrite(pool, feed, tile.project_key, () => ({ change: 'tile_deleted', tileId: tile.id }), async (client) => {
-    const { rowCount } = await client.query('DELETE FROM tiles WHERE id = $1', [tile.id]);
-    return (rowCount ?? 0) > 0 ? true : undefined;
-  });
+  const deleted = await controlWrite(
+    pool,
+    feed,
+    tile.project_key,
+    () => ({ change: 'tile_deleted', tileId: tile.id }),
+    async (client) => {
+      const { rowCount } = await client.query('DELETE FROM tiles WHERE id = $1', [tile.id]);
+      return (rowCount ?? 0) > 0 ? true : undefined;
+    },
+  );
   return deleted === true;
 }

@@ -49,7 +49,10 @@ export async function insertUser(pool: Pool, accountId: number, email: string, t
 }
 
 export async function listAccountUsers(pool: Pool, accountId: number): Promise<(UserRecord & { created_at: Date })[]> {
-  const { rows } = await pool.query<UserRecord & { created_at: Date }>('SELECT id, account_id, email, created_at FROM users WHERE account_id = $1 ORDER BY id', [accountId]);
+  const { rows } = await pool.query<UserRecord & { created_at: Date }>(
+    'SELECT id, account_id, email, created_at FROM users WHERE account_id = $1 ORDER BY id',
+    [accountId],
+  );
   return rows;
 }
 
@@ -91,7 +94,10 @@ export async function insertUserToken(
   return withCapLock(pool, `user_tokens:${userId}`, async (client) => {
     let expiresAt = token.expiresAt;
     if (options.parentHash !== undefined) {
-      const { rows: parents } = await client.query<{ expires_at: Date | null }>('SELECT expires_at FROM user_tokens WHERE token_hash = $1 AND user_id = $2', [options.parentHash, userId]);
+      const { rows: parents } = await client.query<{ expires_at: Date | null }>('SELECT expires_at FROM user_tokens WHERE token_hash = $1 AND user_id = $2', [
+        options.parentHash,
+        userId,
+      ]);
       const parent = parents[0];
       if (parent === undefined) return 'no_parent';
       if (parent.expires_at !== null) {

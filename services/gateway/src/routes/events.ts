@@ -64,29 +64,33 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRouteDeps):
       schema: {
         tags: ['events'],
         summary: 'List stored events, newest first',
-        description: 'Filters combine with AND. Any other query parameter (full-text `q`, `attributes.*`) is refused with 400, not ignored. `X-Total-Count-Exact: false` when `meta.total_count` is a lower bound (the count stops at a cap).',
+        description:
+          'Filters combine with AND. Any other query parameter (full-text `q`, `attributes.*`) is refused with 400, not ignored. `X-Total-Count-Exact: false` when `meta.total_count` is a lower bound (the count stops at a cap).',
         security: SECURITY.projectKeyOrUserToken,
         response: {
-          200: { ...page(storedEventSchema, 'A page of events'), headers: { 'x-total-count-exact': { type: 'string', enum: ['true', 'false'], description: 'Whether meta.total_count is exact or a lower bound' } } },
+          200: {
+            ...page(storedEventSchema, 'A page of events'),
+            headers: { 'x-total-count-exact': { type: 'string', enum: ['true', 'false'], description: 'Whether meta.total_count is exact or a lower bound' } },
+          },
           ...errors('envelope', [400, 403, 404, ...AUTHENTICATED]),
         },
       },
     },
     async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const paging = parsePage(query);
-    const parsed = parseEventFilters(query);
-    if (!paging.ok || !parsed.ok) {
-      const details = { ...(paging.ok ? {} : paging.details), ...(parsed.ok ? {} : parsed.details) };
-      throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details });
-    }
-    const requested = typeof query.project_key === 'string' ? query.project_key : undefined;
-    const projects = await readableProjects(request.principal!, deps.pool, requested);
-    if (requested !== undefined && projects.length === 0) throw notFound('Project');
-    const { rows, count } = await selectEventList(deps.pool, projects, parsed.filters, paging.page);
-    // Beyond the spec's meta: whether total_count is exact or the COUNT_CAP lower bound.
-    reply.header('x-total-count-exact', String(count.exact));
-    return reply.send({ data: rows.map(present), meta: listMeta(paging.page, count.total) });
+      const query = request.query as Record<string, unknown>;
+      const paging = parsePage(query);
+      const parsed = parseEventFilters(query);
+      if (!paging.ok || !parsed.ok) {
+        const details = { ...(paging.ok ? {} : paging.details), ...(parsed.ok ? {} : parsed.details) };
+        throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details });
+      }
+      const requested = typeof query.project_key === 'string' ? query.project_key : undefined;
+      const projects = await readableProjects(request.principal!, deps.pool, requested);
+      if (requested !== undefined && projects.length === 0) throw notFound('Project');
+      const { rows, count } = await selectEventList(deps.pool, projects, parsed.filters, paging.page);
+      // Beyond the spec's meta: whether total_count is exact or the COUNT_CAP lower bound.
+      reply.header('x-total-count-exact', String(count.exact));
+      return reply.send({ data: rows.map(present), meta: listMeta(paging.page, count.total) });
     },
   );
 
@@ -96,12 +100,20 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRouteDeps):
     security: SECURITY.projectKeyOrUserToken,
     response: { 200: data(storedEventSchema, 'The event'), ...errors('envelope', [403, 404, ...AUTHENTICATED]) },
   };
-  const eventParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^(evt_)?[0-9]+$', description: 'The event id: `123` or `evt_123`' } } };
-  app.get<{ Params: { id: string } }>('/api/v1/events/:id', { onRequest: authenticate, config: { openapi: { params: eventParams } }, schema: eventDoc }, async (request, reply) => {
-    const id = parseEventId(request.params.id);
-    if (id === undefined) throw notFound('Event');
-    const row = await selectEvent(deps.pool, await readableProjects(request.principal!, deps.pool), id);
-    if (row === undefined) throw notFound('Event');
-    return reply.send({ data: present(row) });
-  });
+  const eventParams = {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', pattern: '^(evt_)?[0-9]+$', description: 'The event id: `123` or `evt_123`' } },
+  };
+  app.get<{ Params: { id: string } }>(
+    '/api/v1/events/:id',
+    { onRequest: authenticate, config: { openapi: { params: eventParams } }, schema: eventDoc },
+    async (request, reply) => {
+      const id = parseEventId(request.params.id);
+      if (id === undefined) throw notFound('Event');
+      const row = await selectEvent(deps.pool, await readableProjects(request.principal!, deps.pool), id);
+      if (row === undefined) throw notFound('Event');
+      return reply.send({ data: present(row) });
+    },
+  );
 }

@@ -92,7 +92,7 @@ describe('POST /ingest (spec 4.1, 5, 7, 8)', () => {
     expect(unknown.body.code).toBe('invalid_api_key');
   });
 
-  it('404 project_not_found once the key\'s project is deleted', async () => {
+  it("404 project_not_found once the key's project is deleted", async () => {
     const project = await gw.provision();
     expect((await gw.ingest(project)).status).toBe(201);
     const deleted = await request(`${gw.url}/api/v1/admin/projects/${project.projectKey}`, { method: 'DELETE', token: TEST_ADMIN_TOKEN });
@@ -177,7 +177,14 @@ describe('POST /ingest (spec 4.1, 5, 7, 8)', () => {
     const refused = await gw.ingest(project);
     expect(refused.status).toBe(429);
     const secondsToHourEnd = (Date.UTC(2031, 4, 10, 13) - Math.floor(clock.now() / 1000) * 1000) / 1000;
-    expect(refused.body).toEqual({ status: 'error', code: 'rate_limit_exceeded', message: expect.any(String), rate_limit: 2, current_usage: 2, retry_after: secondsToHourEnd });
+    expect(refused.body).toEqual({
+      status: 'error',
+      code: 'rate_limit_exceeded',
+      message: expect.any(String),
+      rate_limit: 2,
+      current_usage: 2,
+      retry_after: secondsToHourEnd,
+    });
     expect(refused.headers.get('retry-after')).toBe(String(secondsToHourEnd));
     clock.set(Date.UTC(2031, 4, 10, 13, 0, 0));
     expect((await gw.ingest(project)).status).toBe(201);

@@ -32,7 +32,8 @@ export function registerIngestRoute(app: FastifyInstance, deps: IngestRouteDeps)
       schema: {
         tags: ['ingest'],
         summary: 'Send one event',
-        description: 'Answered 201 only after Kafka acknowledged the event. Order of checks: credential, project, rate limits (429), quota (402), validation (400).',
+        description:
+          'Answered 201 only after Kafka acknowledged the event. Order of checks: credential, project, rate limits (429), quota (402), validation (400).',
         security: SECURITY.projectKey,
         response: {
           201: { ...body(ingestAcceptedSchema, 'Stored (acknowledged by Kafka)'), headers: REPLAYED_HEADER },

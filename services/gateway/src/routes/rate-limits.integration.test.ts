@@ -21,11 +21,13 @@ describe('GET /api/v1/rate_limits and GET /api/v1/health', () => {
     await gw?.stop();
   });
 
-  it("shows a project key every limit of its project: limit, used, remaining, reset; reading consumes nothing", async () => {
+  it('shows a project key every limit of its project: limit, used, remaining, reset; reading consumes nothing', async () => {
     const project = await gw.provision({ burstLimit: 60, hourlyLimit: 700, monthlyQuota: 5000 });
     expect((await gw.ingest(project)).status).toBe(201);
     expect((await gw.ingest(project)).status).toBe(201);
-    expect((await gw.webhook(project, { events: [envelope(project.projectKey), envelope(project.projectKey), envelope(project.projectKey)] })).status).toBe(202);
+    expect((await gw.webhook(project, { events: [envelope(project.projectKey), envelope(project.projectKey), envelope(project.projectKey)] })).status).toBe(
+      202,
+    );
 
     for (let read = 0; read < 2; read++) {
       const res = await request(`${gw.url}/api/v1/rate_limits`, { token: project.apiKey });
@@ -44,13 +46,15 @@ describe('GET /api/v1/rate_limits and GET /api/v1/health', () => {
     }
     // The system-wide window (every tenant's traffic) is not a tenant's to see, with either credential.
     const asUser = await request(`${gw.url}/api/v1/rate_limits`, { token: project.userToken });
-    expect(asUser.body.data.map((r: { limits: object }) => Object.keys(r.limits))).toEqual([['burst_per_minute', 'project_hourly_requests', 'account_hourly_requests', 'monthly_quota']]);
+    expect(asUser.body.data.map((r: { limits: object }) => Object.keys(r.limits))).toEqual([
+      ['burst_per_minute', 'project_hourly_requests', 'account_hourly_requests', 'monthly_quota'],
+    ]);
     const other = await request(`${gw.url}/api/v1/rate_limits?project_key=someone-else`, { token: project.apiKey });
     expect(other.status).toBe(404);
     expect(other.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
   });
 
-  it("shows a user token every project of its account, ordered by key, and narrows with ?project_key=", async () => {
+  it('shows a user token every project of its account, ordered by key, and narrows with ?project_key=', async () => {
     const first = await gw.provision({ projectKey: `rl-b-${Math.random().toString(36).slice(2, 8)}` });
     const second = await request(`${gw.url}/api/v1/admin/accounts/${first.accountId}/projects`, {
       token: TEST_ADMIN_TOKEN,

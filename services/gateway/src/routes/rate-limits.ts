@@ -45,7 +45,8 @@ export function registerRateLimitRoutes(app: FastifyInstance, deps: RateLimitRou
         querystring: querySchema,
         tags: ['limits'],
         summary: 'Every limit with its usage, read without consuming anything',
-        description: 'A project key gets its project (`data` is one report); a user token gets every project of its account ordered by key (`data` is a list), `?project_key=` narrows it to one.',
+        description:
+          'A project key gets its project (`data` is one report); a user token gets every project of its account ordered by key (`data` is a list), `?project_key=` narrows it to one.',
         security: SECURITY.projectKeyOrUserToken,
         response: {
           200: {

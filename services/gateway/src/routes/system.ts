@@ -26,7 +26,13 @@ export function registerSystemRoutes(app: FastifyInstance, deps: SystemRouteDeps
     summary: 'Whether the gateway answers, for a project key (spec 4.4)',
     security: SECURITY.projectKey,
     response: {
-      200: { description: 'Up', type: 'object', additionalProperties: false, required: ['status', 'project', 'timestamp'], properties: { status: { const: 'ok' }, project: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } } },
+      200: {
+        description: 'Up',
+        type: 'object',
+        additionalProperties: false,
+        required: ['status', 'project', 'timestamp'],
+        properties: { status: { const: 'ok' }, project: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } },
+      },
       ...errors('envelope', [403, 404, ...AUTHENTICATED]),
     },
   };

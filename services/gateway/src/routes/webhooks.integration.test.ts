@@ -18,7 +18,10 @@ function withoutKey(event: Record<string, unknown>) {
 
 function limitHeaders(res: { headers: Headers }) {
   return Object.fromEntries(
-    ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-burst-limit', 'x-burst-remaining', 'x-burst-reset'].map((h) => [h, res.headers.get(h)]),
+    ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-burst-limit', 'x-burst-remaining', 'x-burst-reset'].map((h) => [
+      h,
+      res.headers.get(h),
+    ]),
   );
 }
 
@@ -98,7 +101,9 @@ describe('POST /api/v1/webhooks (spec 4.2, 5, 8; CONTRACT Webhooks endpoint)', (
 
     const tooMany = await gw.expectProducedNothing(() => gw.webhook(project, { events: [...hundred, envelope(project.projectKey)] }));
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { events: ['is too long (maximum is 100 items)'] } } });
+    expect(tooMany.body).toEqual({
+      error: { code: 'validation_error', message: expect.any(String), details: { events: ['is too long (maximum is 100 items)'] } },
+    });
     const empty = await gw.webhook(project, { events: [] });
     expect(empty.status).toBe(400);
     expect(empty.body.error.details).toEqual({ events: ["can't be blank"] });
@@ -121,7 +126,9 @@ describe('POST /api/v1/webhooks (spec 4.2, 5, 8; CONTRACT Webhooks endpoint)', (
     // The minute already holds events (a batch of 101 would also overrun the burst of 5) ...
     const overLimit = await gw.expectProducedNothing(() => gw.webhook(project, batch(101)));
     expect(overLimit.status).toBe(400);
-    expect(overLimit.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), details: { events: ['is too long (maximum is 100 items)'] } } });
+    expect(overLimit.body).toEqual({
+      error: { code: 'validation_error', message: expect.any(String), details: { events: ['is too long (maximum is 100 items)'] } },
+    });
     // ... and no limit was looked at: no rate-limit headers, nothing consumed.
     expect(overLimit.headers.get('retry-after')).toBeNull();
     expect(overLimit.headers.get('x-burst-remaining')).toBeNull();
@@ -132,7 +139,13 @@ describe('POST /api/v1/webhooks (spec 4.2, 5, 8; CONTRACT Webhooks endpoint)', (
     expect((await gw.webhook(project, batch(1))).status).toBe(429);
     const exhausted = await gw.webhook(project, { events: [...batch(150).events.slice(0, 149), { type: 'nope' }] });
     expect(exhausted.status).toBe(400);
-    expect(exhausted.body.error.details).toEqual({ events: ['is too long (maximum is 100 items)'], 'events[149].type': ['is not included in the list'], 'events[149].name': ["can't be blank"], 'events[149].timestamp': ["can't be blank"], 'events[149].attributes': ["can't be blank"] });
+    expect(exhausted.body.error.details).toEqual({
+      events: ['is too long (maximum is 100 items)'],
+      'events[149].type': ['is not included in the list'],
+      'events[149].name': ["can't be blank"],
+      'events[149].timestamp': ["can't be blank"],
+      'events[149].attributes': ["can't be blank"],
+    });
   });
 
   it('validates a batch all or nothing: 400 with details keyed events[i].field, nothing produced or counted', async () => {

@@ -1,5 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { MAX_BATCH_EVENTS, PulseboardError, webhookAcceptedSchema, webhookBatchAcceptedSchema, webhookBatchResultSchema, webhookBatchSchema, webhookEventSchema, webhookResultSchema } from '@pulseboard/contracts';
+import {
+  MAX_BATCH_EVENTS,
+  PulseboardError,
+  webhookAcceptedSchema,
+  webhookBatchAcceptedSchema,
+  webhookBatchResultSchema,
+  webhookBatchSchema,
+  webhookEventSchema,
+  webhookResultSchema,
+} from '@pulseboard/contracts';
 import { errors, IDEMPOTENCY_HEADERS, RATE_LIMIT_HEADERS, REPLAYED_HEADER, SECURITY } from '../openapi/route-docs.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { senderHook } from '../auth/sender.ts';
@@ -65,7 +74,10 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRouteDe
         rejectionsEndpoint: 'webhooks',
         openapi: {
           body: { oneOf: [{ $ref: webhookEventSchema.$id }, { $ref: webhookBatchSchema.$id }] },
-          headers: { type: 'object', properties: { ...IDEMPOTENCY_HEADERS.properties, 'x-project-key': { type: 'string', description: "The project; must be the API key's" } } },
+          headers: {
+            type: 'object',
+            properties: { ...IDEMPOTENCY_HEADERS.properties, 'x-project-key': { type: 'string', description: "The project; must be the API key's" } },
+          },
         },
       },
       schema: {
@@ -76,15 +88,25 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRouteDe
           'Every answer after the limit check carries the rate-limit headers.',
         security: SECURITY.projectKey,
         response: {
-          201: { description: "Stored, with the rule engine's outcome", headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED_HEADER }, oneOf: [{ $ref: webhookResultSchema.$id }, { $ref: webhookBatchResultSchema.$id }] },
-          202: { description: "Stored; the rule engine's outcome was not awaited or not in time", headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED_HEADER }, oneOf: [{ $ref: webhookAcceptedSchema.$id }, { $ref: webhookBatchAcceptedSchema.$id }] },
+          201: {
+            description: "Stored, with the rule engine's outcome",
+            headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED_HEADER },
+            oneOf: [{ $ref: webhookResultSchema.$id }, { $ref: webhookBatchResultSchema.$id }],
+          },
+          202: {
+            description: "Stored; the rule engine's outcome was not awaited or not in time",
+            headers: { ...RATE_LIMIT_HEADERS, ...REPLAYED_HEADER },
+            oneOf: [{ $ref: webhookAcceptedSchema.$id }, { $ref: webhookBatchAcceptedSchema.$id }],
+          },
           ...errors('envelope', [400, 401, 402, 403, 404, 409, 413, 415, 422, 429, 503], { ...RATE_LIMIT_HEADERS, ...REPLAYED_HEADER }),
         },
       },
       // Authenticate, and check the header's project, before the body is even read.
       onRequest: senderHook(deps.auth, (request, project) => {
         const named = headerValue(request.headers['x-project-key']);
-        return named !== undefined && named !== project.projectKey ? new PulseboardError('forbidden', { message: `X-Project-Key "${named}" is not the project of the API key` }) : undefined;
+        return named !== undefined && named !== project.projectKey
+          ? new PulseboardError('forbidden', { message: `X-Project-Key "${named}" is not the project of the API key` })
+          : undefined;
       }),
     },
     async (request, reply) => {
@@ -96,7 +118,8 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRouteDe
       const events: unknown[] = batch ? ((body as { events?: unknown }).events as unknown[]) : [body];
       // A batch far over the limit is refused without validating its events one by one: with every
       // error reported, validating a 1 MiB array of items held the event loop for seconds.
-      if (Array.isArray(events) && events.length > MAX_ITEMS_VALIDATED) throw new PulseboardError('validation_error', { details: { events: [`is too long (maximum is ${MAX_BATCH_EVENTS} items)`] } });
+      if (Array.isArray(events) && events.length > MAX_ITEMS_VALIDATED)
+        throw new PulseboardError('validation_error', { details: { events: [`is too long (maximum is ${MAX_BATCH_EVENTS} items)`] } });
       const details = batch ? deps.validator.webhookBatch(body) : deps.validator.webhookEvent(body);
       if (Array.isArray(events) && events.length > MAX_BATCH_EVENTS) throw new PulseboardError('validation_error', { details: details ?? {} });
 

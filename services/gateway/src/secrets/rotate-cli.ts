@@ -19,15 +19,23 @@ const env = loadEnv<{ DATABASE_URL: string; SECRETS_KEY: string; SECRETS_KEY_PRE
 const pool = createPool({ connectionString: env.DATABASE_URL, max: 2, applicationName: 'pulseboard-secrets-rotate' });
 try {
   const report = await rotateSecrets(pool, { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS });
-  console.log(`secrets rotate: ${report.scanned} notification services read, ${report.resealed} sealed again under SECRETS_KEY, ${report.unreadable.length} opened by neither key`);
+  console.log(
+    `secrets rotate: ${report.scanned} notification services read, ${report.resealed} sealed again under SECRETS_KEY, ${report.unreadable.length} opened by neither key`,
+  );
   if (report.unreadable.length > 0) {
-    console.error(`secrets rotate: notification services ${report.unreadable.join(', ')} open under neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS; left unchanged`);
+    console.error(
+      `secrets rotate: notification services ${report.unreadable.join(', ')} open under neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS; left unchanged`,
+    );
     process.exitCode = 1;
   }
   const integrations = await rotateIntegrationSecrets(pool, { current: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS });
-  console.log(`secrets rotate: ${integrations.scanned} integration secrets read, ${integrations.resealed} sealed again under SECRETS_KEY, ${integrations.unreadable.length} opened by neither key`);
+  console.log(
+    `secrets rotate: ${integrations.scanned} integration secrets read, ${integrations.resealed} sealed again under SECRETS_KEY, ${integrations.unreadable.length} opened by neither key`,
+  );
   if (integrations.unreadable.length > 0) {
-    console.error(`secrets rotate: integration secrets ${integrations.unreadable.join(', ')} open under neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS; left unchanged`);
+    console.error(
+      `secrets rotate: integration secrets ${integrations.unreadable.join(', ')} open under neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS; left unchanged`,
+    );
     process.exitCode = 1;
   }
 } finally {

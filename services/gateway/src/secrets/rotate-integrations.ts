@@ -31,7 +31,11 @@ export async function rotateIntegrationSecrets(pool: Pool, keys: SecretKeys): Pr
         continue;
       }
       if (opened.current) continue;
-      await client.query('UPDATE project_integration_secrets SET secret_sealed = $3 WHERE project_key = $1 AND integration = $2', [row.project_key, row.integration, seal(opened.plain, keys.current)]);
+      await client.query('UPDATE project_integration_secrets SET secret_sealed = $3 WHERE project_key = $1 AND integration = $2', [
+        row.project_key,
+        row.integration,
+        seal(opened.plain, keys.current),
+      ]);
       report.resealed++;
     }
     return report;

@@ -16,8 +16,11 @@ const key = () => randomBytes(32).toString('base64url');
 /** `pnpm secrets:rotate` as an operator runs it: its exit code and output. */
 function rotateCommand(env: Record<string, string>): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...SOURCE_NODE_ARGS, 'services/gateway/src/secrets/rotate-cli.ts'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code ?? 1), output: stdout + stderr }),
+    execFile(
+      process.execPath,
+      [...SOURCE_NODE_ARGS, 'services/gateway/src/secrets/rotate-cli.ts'],
+      { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number((error as { code?: number }).code ?? 1), output: stdout + stderr }),
     );
   });
 }
@@ -53,11 +56,17 @@ describe('SECRETS_KEY rotation (real Postgres)', { timeout: 180_000 }, () => {
     const gateway = await startTestGateway({ DATABASE_URL: database.url, SECRETS_KEY: oldKey });
     try {
       project = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
-      const webhook = await request(`${gateway.url}/api/v1/notifications`, { token: project.userToken, body: { name: 'hook', type: 'webhook', config: { url: hookUrl } } });
+      const webhook = await request(`${gateway.url}/api/v1/notifications`, {
+        token: project.userToken,
+        body: { name: 'hook', type: 'webhook', config: { url: hookUrl } },
+      });
       expect(webhook.status).toBe(201);
       expect(webhook.body.data.config.url).toBe('https://hooks.example.com/••••');
       ids.webhook = webhook.body.data.id;
-      const slack = await request(`${gateway.url}/api/v1/notifications`, { token: project.userToken, body: { name: 'slack', type: 'slack', config: { webhook_url: slackUrl } } });
+      const slack = await request(`${gateway.url}/api/v1/notifications`, {
+        token: project.userToken,
+        body: { name: 'slack', type: 'slack', config: { webhook_url: slackUrl } },
+      });
       expect(slack.status).toBe(201);
       ids.slack = slack.body.data.id;
       const shown = (await list(gateway.url)).body.data as { config: Record<string, string> }[];
@@ -70,12 +79,20 @@ describe('SECRETS_KEY rotation (real Postgres)', { timeout: 180_000 }, () => {
       // A row written before URLs were sealed: its URL still in config, its signing secret sealed under the old key.
       const legacy = await pool.query<{ id: number }>(
         `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'legacy', 'webhook', $2, $3) RETURNING id`,
-        [project.accountId, JSON.stringify({ url: 'https://legacy.example.com/hook?key=k' }), seal(JSON.stringify({ secret: 'whsec_bGVnYWN5LXNlY3JldC1sZWdhY3k=' }), oldKey)],
+        [
+          project.accountId,
+          JSON.stringify({ url: 'https://legacy.example.com/hook?key=k' }),
+          seal(JSON.stringify({ secret: 'whsec_bGVnYWN5LXNlY3JldC1sZWdhY3k=' }), oldKey),
+        ],
       );
       ids.legacy = Number(legacy.rows[0]!.id);
       const untouched = await pool.query<{ id: number }>(
         `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'legacy, untouched', 'webhook', $2, $3) RETURNING id`,
-        [project.accountId, JSON.stringify({ url: 'https://untouched.example.com/hook?key=u' }), seal(JSON.stringify({ secret: 'whsec_dW50b3VjaGVkLXNlY3JldC11bnRvdWNoZWQ=' }), oldKey)],
+        [
+          project.accountId,
+          JSON.stringify({ url: 'https://untouched.example.com/hook?key=u' }),
+          seal(JSON.stringify({ secret: 'whsec_dW50b3VjaGVkLXNlY3JldC11bnRvdWNoZWQ=' }), oldKey),
+        ],
       );
       ids.untouched = Number(untouched.rows[0]!.id);
       const withLegacy = (await list(gateway.url)).body.data as { id: number; config: Record<string, string> }[];
@@ -92,11 +109,18 @@ describe('SECRETS_KEY rotation (real Postgres)', { timeout: 180_000 }, () => {
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(4);
       // A service created meanwhile is sealed under the new key.
-      const created = await request(`${during.url}/api/v1/notifications`, { token: project.userToken, body: { name: 'new', type: 'slack', config: { webhook_url: slackUrl } } });
+      const created = await request(`${during.url}/api/v1/notifications`, {
+        token: project.userToken,
+        body: { name: 'new', type: 'slack', config: { webhook_url: slackUrl } },
+      });
       expect(created.status).toBe(201);
       ids.created = created.body.data.id;
       // Updating a row still under the old key keeps its signing secret.
-      const renamed = await request(`${during.url}/api/v1/notifications/${ids.legacy}`, { method: 'PUT', token: project.userToken, body: { config: { url: 'https://legacy.example.com/hook2?key=k' } } });
+      const renamed = await request(`${during.url}/api/v1/notifications/${ids.legacy}`, {
+        method: 'PUT',
+        token: project.userToken,
+        body: { config: { url: 'https://legacy.example.com/hook2?key=k' } },
+      });
       expect(renamed.status).toBe(200);
     } finally {
       await during.stop();
@@ -105,7 +129,9 @@ describe('SECRETS_KEY rotation (real Postgres)', { timeout: 180_000 }, () => {
     const rotated = await rotateCommand({ DATABASE_URL: database.url, SECRETS_KEY: newKey, SECRETS_KEY_PREVIOUS: oldKey });
     expect(rotated.output).toContain('5 notification services read, 3 sealed again under SECRETS_KEY, 0 opened by neither key');
     expect(rotated.code).toBe(0);
-    const { rows } = await pool.query<{ id: string; config: Record<string, unknown>; secrets: string }>('SELECT id, config, secrets FROM notification_services ORDER BY id');
+    const { rows } = await pool.query<{ id: string; config: Record<string, unknown>; secrets: string }>(
+      'SELECT id, config, secrets FROM notification_services ORDER BY id',
+    );
     for (const row of rows) {
       expect(() => unseal(row.secrets, newKey), `row ${row.id}`).not.toThrow();
       expect(row.config, `row ${row.id}`).not.toHaveProperty('url');
@@ -114,10 +140,15 @@ describe('SECRETS_KEY rotation (real Postgres)', { timeout: 180_000 }, () => {
     expect(legacy).toEqual({ url: 'https://legacy.example.com/hook2?key=k', secret: 'whsec_bGVnYWN5LXNlY3JldC1sZWdhY3k=' });
     expect(JSON.parse(unseal(rows.find((r) => Number(r.id) === ids.webhook)!.secrets, newKey))).toMatchObject({ url: hookUrl });
     // The command moved a URL still in clear into the sealed part.
-    expect(JSON.parse(unseal(rows.find((r) => Number(r.id) === ids.untouched)!.secrets, newKey))).toEqual({ url: 'https://untouched.example.com/hook?key=u', secret: 'whsec_dW50b3VjaGVkLXNlY3JldC11bnRvdWNoZWQ=' });
+    expect(JSON.parse(unseal(rows.find((r) => Number(r.id) === ids.untouched)!.secrets, newKey))).toEqual({
+      url: 'https://untouched.example.com/hook?key=u',
+      secret: 'whsec_dW50b3VjaGVkLXNlY3JldC11bnRvdWNoZWQ=',
+    });
 
     // Run again: nothing left to do.
-    expect((await rotateCommand({ DATABASE_URL: database.url, SECRETS_KEY: newKey, SECRETS_KEY_PREVIOUS: oldKey })).output).toContain('5 notification services read, 0 sealed again');
+    expect((await rotateCommand({ DATABASE_URL: database.url, SECRETS_KEY: newKey, SECRETS_KEY_PREVIOUS: oldKey })).output).toContain(
+      '5 notification services read, 0 sealed again',
+    );
 
     const after = await startTestGateway({ DATABASE_URL: database.url, SECRETS_KEY: newKey });
     try {
@@ -131,7 +162,10 @@ describe('SECRETS_KEY rotation (real Postgres)', { timeout: 180_000 }, () => {
 
   it('a row neither key opens is named, left unchanged, and fails the command', async () => {
     const stray = seal(JSON.stringify({ webhook_url: slackUrl }), key());
-    const inserted = await pool.query<{ id: string }>(`INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'stray', 'slack', '{}', $2) RETURNING id`, [project.accountId, stray]);
+    const inserted = await pool.query<{ id: string }>(
+      `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'stray', 'slack', '{}', $2) RETURNING id`,
+      [project.accountId, stray],
+    );
     const run = await rotateCommand({ DATABASE_URL: database.url, SECRETS_KEY: newKey, SECRETS_KEY_PREVIOUS: oldKey });
     expect(run.code).toBe(1);
     expect(run.output).toContain(`notification services ${inserted.rows[0]!.id} open under neither`);
@@ -156,19 +190,26 @@ describe('SECRETS_KEY rotation (real Postgres)', { timeout: 180_000 }, () => {
     const { port } = receiver.address() as { port: number };
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     // Not yet re-sealed: under the old key.
-    const row = await pool.query<{ id: string }>(`INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'not yet rotated', 'webhook', '{}', $2) RETURNING id`, [
-      project.accountId,
-      seal(JSON.stringify({ url: `http://127.0.0.1:${port}/rotating`, secret }), oldKey),
-    ]);
+    const row = await pool.query<{ id: string }>(
+      `INSERT INTO notification_services (account_id, name, kind, config, secrets) VALUES ($1, 'not yet rotated', 'webhook', '{}', $2) RETURNING id`,
+      [project.accountId, seal(JSON.stringify({ url: `http://127.0.0.1:${port}/rotating`, secret }), oldKey)],
+    );
     const keys = { DATABASE_URL: database.url, SECRETS_KEY: newKey, SECRETS_KEY_PREVIOUS: oldKey };
     const gateway = await startTestGateway(keys);
-    const notification = await spawnService('notification', { ...gateway.env, ...keys, NOTIFY_ALLOW_TARGETS: `127.0.0.1:${port}`, NOTIFICATION_HTTP_PORT: '0', NOTIFICATION_SESSION_TIMEOUT_MS: '6000' });
+    const notification = await spawnService('notification', {
+      ...gateway.env,
+      ...keys,
+      NOTIFY_ALLOW_TARGETS: `127.0.0.1:${port}`,
+      NOTIFICATION_HTTP_PORT: '0',
+      NOTIFICATION_SESSION_TIMEOUT_MS: '6000',
+    });
     try {
       const sent = await request(`${gateway.url}/api/v1/notifications/${row.rows[0]!.id}/send`, { token: project.userToken, body: {} });
       expect(sent.status).toBe(200);
       // The answer waits NOTIFY_SEND_TIMEOUT_MS for the outcome; a busy machine may answer `pending` first.
       if (sent.body.data.status !== 'delivered') {
-        const deliveries = async () => (await request(`${gateway.url}/api/v1/notifications/${row.rows[0]!.id}/deliveries`, { token: project.userToken })).body.data as { status: string }[];
+        const deliveries = async () =>
+          (await request(`${gateway.url}/api/v1/notifications/${row.rows[0]!.id}/deliveries`, { token: project.userToken })).body.data as { status: string }[];
         await waitFor(async () => (await deliveries())[0]?.status === 'delivered', { timeoutMs: 30_000, what: 'the delivery' });
       }
       expect(received).toHaveLength(1);

@@ -49,7 +49,11 @@ export async function rotateSecrets(pool: Pool, keys: SecretKeys): Promise<Rotat
           secrets[name] ??= config[name];
           delete config[name];
         }
-        await client.query('UPDATE notification_services SET config = $2, secrets = $3 WHERE id = $1', [row.id, JSON.stringify(config), seal(JSON.stringify(secrets), keys.current)]);
+        await client.query('UPDATE notification_services SET config = $2, secrets = $3 WHERE id = $1', [
+          row.id,
+          JSON.stringify(config),
+          seal(JSON.stringify(secrets), keys.current),
+        ]);
         report.resealed++;
       }
       return rows;

@@ -16,7 +16,13 @@ export function registerAlertmanagerRoute(app: FastifyInstance, deps: MappedInta
     '/api/v1/integrations/alertmanager',
     {
       config: { rejectionsEndpoint: 'alertmanager' },
-      schema: { tags: ['ingest'], summary: "Alertmanager's webhook payload, as events", security: SECURITY.projectKey, body: { $ref: alertmanagerWebhookSchema.$id }, response: acceptedResponses },
+      schema: {
+        tags: ['ingest'],
+        summary: "Alertmanager's webhook payload, as events",
+        security: SECURITY.projectKey,
+        body: { $ref: alertmanagerWebhookSchema.$id },
+        response: acceptedResponses,
+      },
       onRequest: senderHook(deps.auth),
     },
     async (request, reply) =>

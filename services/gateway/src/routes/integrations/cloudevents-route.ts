@@ -18,7 +18,10 @@ function mediaType(contentType: string | undefined): string | undefined {
  * API key as a Bearer credential. Registered in a scope of its own: only here
  * are CloudEvents' media types read as JSON.
  */
-export function registerCloudEventsRoute(app: FastifyInstance, deps: MappedIntakeDeps & { auth: Pick<Authenticator, 'sender'>; now: () => number; maxBodyValues: number }): void {
+export function registerCloudEventsRoute(
+  app: FastifyInstance,
+  deps: MappedIntakeDeps & { auth: Pick<Authenticator, 'sender'>; now: () => number; maxBodyValues: number },
+): void {
   app.register(async (scope) => {
     registerJsonBodyParser(scope, { maxValues: deps.maxBodyValues, contentTypes: [CLOUDEVENTS_STRUCTURED, CLOUDEVENTS_BATCH] });
     scope.post(
@@ -47,7 +50,10 @@ export function registerCloudEventsRoute(app: FastifyInstance, deps: MappedIntak
           tool: 'CloudEvents',
           project: request.project!,
           apiKey: request.apiKey,
-          result: mapCloudEvents({ mediaType: mediaType(request.headers['content-type']), headers: request.headers, body: request.body }, { receivedAt: new Date(deps.now()) }),
+          result: mapCloudEvents(
+            { mediaType: mediaType(request.headers['content-type']), headers: request.headers, body: request.body },
+            { receivedAt: new Date(deps.now()) },
+          ),
         }),
     );
   });

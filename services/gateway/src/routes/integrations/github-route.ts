@@ -30,7 +30,11 @@ export function registerGitHubRoute(app: FastifyInstance, deps: MappedIntakeDeps
         summary: 'GitHub webhooks, as events (authenticated by their X-Hub-Signature-256)',
         security: SECURITY.none,
         querystring: { type: 'object', required: ['project_key'], properties: { project_key: { type: 'string', minLength: 1, maxLength: 100 } } },
-        headers: { type: 'object', required: ['x-github-event', 'x-hub-signature-256'], properties: { 'x-github-event': { type: 'string' }, 'x-hub-signature-256': { type: 'string' }, 'x-github-delivery': { type: 'string' } } },
+        headers: {
+          type: 'object',
+          required: ['x-github-event', 'x-hub-signature-256'],
+          properties: { 'x-github-event': { type: 'string' }, 'x-hub-signature-256': { type: 'string' }, 'x-github-delivery': { type: 'string' } },
+        },
         body: { $ref: gitHubWebhookSchema.$id },
         response: {
           ...acceptedResponses,
@@ -42,7 +46,8 @@ export function registerGitHubRoute(app: FastifyInstance, deps: MappedIntakeDeps
     },
     async (request, reply) => {
       const event = headerValue(request.headers['x-github-event']);
-      if (event === 'ping') return reply.code(200).send({ status: 'ok', message: `pong: project ${request.project!.projectKey} receives this hook's deliveries` });
+      if (event === 'ping')
+        return reply.code(200).send({ status: 'ok', message: `pong: project ${request.project!.projectKey} receives this hook's deliveries` });
       const delivery = headerValue(request.headers['x-github-delivery']);
       return sendMapped(deps, request, reply, {
         endpoint: 'github',

@@ -38,7 +38,10 @@ describe('POST /api/v1/integrations/github (X-Hub-Signature-256 under a per-proj
     });
   }
 
-  const onTopic = async (projectKey: string) => (await readTopic(gw.topic)).filter((m) => m.key === projectKey).map((m) => JSON.parse(m.value!) as { name: string; type: string; source: string; correlation_id: string; attributes: Record<string, unknown> });
+  const onTopic = async (projectKey: string) =>
+    (await readTopic(gw.topic))
+      .filter((m) => m.key === projectKey)
+      .map((m) => JSON.parse(m.value!) as { name: string; type: string; source: string; correlation_id: string; attributes: Record<string, unknown> });
 
   it('sets the secret with a user token (shown once, stored sealed, listed masked); a project key may not', async () => {
     const p = await gw.provision();
@@ -50,7 +53,9 @@ describe('POST /api/v1/integrations/github (X-Hub-Signature-256 under a per-proj
     expect(given.body.data.secret).toBe('••••');
     const list = await request(`${gw.url}/api/v1/projects/${p.projectKey}/integrations`, { token: p.userToken });
     expect(list.body).toEqual({ data: [{ integration: 'github', secret: '••••', created_at: expect.any(String), updated_at: expect.any(String) }] });
-    const { rows } = await gw.deps.pool.query<{ secret_sealed: string }>('SELECT secret_sealed FROM project_integration_secrets WHERE project_key = $1', [p.projectKey]);
+    const { rows } = await gw.deps.pool.query<{ secret_sealed: string }>('SELECT secret_sealed FROM project_integration_secrets WHERE project_key = $1', [
+      p.projectKey,
+    ]);
     expect(rows[0]!.secret_sealed).toMatch(/^v1\./);
     expect(rows[0]!.secret_sealed).not.toContain('my-github-secret');
     expect((await setSecret(p, { secret: 'short' })).status).toBe(400);
@@ -74,7 +79,12 @@ describe('POST /api/v1/integrations/github (X-Hub-Signature-256 under a per-proj
       type: 'deployment',
       name: 'deploy_failed',
       source: 'github',
-      attributes: { environment: 'production', commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/), deployed_by: expect.any(String), github_event: 'deployment_status' },
+      attributes: {
+        environment: 'production',
+        commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        deployed_by: expect.any(String),
+        github_event: 'deployment_status',
+      },
     });
     // The verifier of @octokit/webhooks says the same of what was sent and of a forgery.
     const body = JSON.stringify(payload);
@@ -112,8 +122,24 @@ describe('POST /api/v1/integrations/github (X-Hub-Signature-256 under a per-proj
       [() => deliver(p.projectKey, 'ping', ping, secret, { signature: 'sha1=abc' }), 401, 'invalid_signature'],
       [() => deliver(p.projectKey, 'deployment_status', { action: 'created' }, secret), 400, 'validation_error'],
       [() => deliver(p.projectKey, 'deployment_status', [1], secret), 400, 'validation_error'],
-      [() => request(`${gw.url}/api/v1/integrations/github?project_key=${p.projectKey}`, { rawBody: '{"zen":', headers: { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-hub-signature-256': 'sha256=00' } }), 400, 'bad_request'],
-      [() => request(`${gw.url}/api/v1/integrations/github?project_key=${p.projectKey}`, { rawBody: 'payload=%7B%7D', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'ping' } }), 415, 'unsupported_media_type'],
+      [
+        () =>
+          request(`${gw.url}/api/v1/integrations/github?project_key=${p.projectKey}`, {
+            rawBody: '{"zen":',
+            headers: { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-hub-signature-256': 'sha256=00' },
+          }),
+        400,
+        'bad_request',
+      ],
+      [
+        () =>
+          request(`${gw.url}/api/v1/integrations/github?project_key=${p.projectKey}`, {
+            rawBody: 'payload=%7B%7D',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'ping' },
+          }),
+        415,
+        'unsupported_media_type',
+      ],
       [() => request(`${gw.url}/api/v1/integrations/github`, { body: {}, headers: { 'x-github-event': 'ping' } }), 401, 'invalid_signature'],
     ];
     for (const [send, status, code] of cases) {
@@ -129,7 +155,9 @@ describe('POST /api/v1/integrations/github (X-Hub-Signature-256 under a per-proj
     (payload.deployment_status as Record<string, unknown>).updated_at = new Date().toISOString();
     const first = await deliver(p.projectKey, 'deployment_status', payload, 'first-secret-0123456789', { delivery: `d-${p.projectKey}` });
     expect(first.status).toBe(202);
-    const again = await gw.expectProducedNothing(() => deliver(p.projectKey, 'deployment_status', payload, 'first-secret-0123456789', { delivery: `d-${p.projectKey}` }));
+    const again = await gw.expectProducedNothing(() =>
+      deliver(p.projectKey, 'deployment_status', payload, 'first-secret-0123456789', { delivery: `d-${p.projectKey}` }),
+    );
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
     expect(again.body).toEqual(first.body);
     await setSecret(p, { secret: 'second-secret-0123456789' });
@@ -146,11 +174,13 @@ describe('POST /api/v1/integrations/github (X-Hub-Signature-256 under a per-proj
     const secret = 'rotated-hook-secret-0123456';
     await setSecret(p, { secret });
     const previous = 'the-previous-secrets-key-0123456789abcdef';
-    await gw.deps.pool.query("UPDATE project_integration_secrets SET secret_sealed = $2 WHERE project_key = $1", [p.projectKey, seal(secret, previous)]);
+    await gw.deps.pool.query('UPDATE project_integration_secrets SET secret_sealed = $2 WHERE project_key = $1', [p.projectKey, seal(secret, previous)]);
     const report = await rotateIntegrationSecrets(gw.deps.pool, { current: gw.env.SECRETS_KEY!, previous });
     expect(report.unreadable).toEqual([]);
     expect(report.resealed).toBeGreaterThanOrEqual(1);
-    const { rows } = await gw.deps.pool.query<{ secret_sealed: string }>('SELECT secret_sealed FROM project_integration_secrets WHERE project_key = $1', [p.projectKey]);
+    const { rows } = await gw.deps.pool.query<{ secret_sealed: string }>('SELECT secret_sealed FROM project_integration_secrets WHERE project_key = $1', [
+      p.projectKey,
+    ]);
     expect(unseal(rows[0]!.secret_sealed, gw.env.SECRETS_KEY!)).toBe(secret);
     expect((await deliver(p.projectKey, 'ping', example('ping'), secret)).status).toBe(200);
   });

@@ -26,7 +26,7 @@ export function registerPagerDutyRoute(app: FastifyInstance, deps: MappedIntakeD
       config: { rejectionsEndpoint: 'pagerduty' },
       schema: {
         tags: ['ingest'],
-        summary: 'PagerDuty Events API v2, as events (the routing_key in the body is the project\'s API key)',
+        summary: "PagerDuty Events API v2, as events (the routing_key in the body is the project's API key)",
         security: SECURITY.none,
         body: { $ref: pagerDutyEventSchema.$id },
         response: acceptedAs(pagerDutyAcceptedSchema, "PagerDuty's success answer, or nothing to record (`ignored`)"),

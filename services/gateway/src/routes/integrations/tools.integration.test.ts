@@ -5,7 +5,8 @@ import { readTopic, request } from '@pulseboard/test-kit';
 import { ingestTestGateway, type IngestTestGateway, type Project } from '../../../test/ingest-test-kit.ts';
 
 // The vendors' payloads the mapping units use (packages/contracts/src/integrations/fixtures/README.md says where each is from).
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../../packages/contracts/src/integrations/fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../../../../packages/contracts/src/integrations/fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
 const EVT = /^evt_\d+$/;
 
@@ -41,7 +42,12 @@ describe('integration endpoints: Alertmanager, PagerDuty Events v2, CloudEvents'
       const p = await gw.provision();
       const res = await post('alertmanager', { token: p.apiKey, body: fixture('alertmanager-firing.json') });
       expect(res.status).toBe(202);
-      expect(res.body).toEqual({ status: 'accepted', count: 2, processed_at: expect.any(String), events: [{ event_id: expect.stringMatching(EVT) }, { event_id: expect.stringMatching(EVT) }] });
+      expect(res.body).toEqual({
+        status: 'accepted',
+        count: 2,
+        processed_at: expect.any(String),
+        events: [{ event_id: expect.stringMatching(EVT) }, { event_id: expect.stringMatching(EVT) }],
+      });
       expect(res.headers.get('x-burst-remaining')).not.toBeNull();
       const resolved = await post('alertmanager', { token: p.apiKey, body: fixture('alertmanager-resolved.json') });
       expect(resolved.status).toBe(202);
@@ -51,7 +57,12 @@ describe('integration endpoints: Alertmanager, PagerDuty Events v2, CloudEvents'
         ['error', 'alert', '8e1f0c2a9b7d6e55', 'critical', 'firing'],
         ['error', 'alert', 'c3f3c1d7b1a2e4f5', 'info', 'resolved'],
       ]);
-      expect(events[0]).toMatchObject({ project_key: p.projectKey, source: 'alertmanager', labels: expect.arrayContaining(['alertname=HighErrorRate']), attributes: { annotations: { summary: 'API error rate above 5%' } } });
+      expect(events[0]).toMatchObject({
+        project_key: p.projectKey,
+        source: 'alertmanager',
+        labels: expect.arrayContaining(['alertname=HighErrorRate']),
+        attributes: { annotations: { summary: 'API error rate above 5%' } },
+      });
     });
 
     it('counts a mapped batch as its number of events, all or nothing: a quota of 1 refuses two alerts and stores neither', async () => {
@@ -90,9 +101,19 @@ describe('integration endpoints: Alertmanager, PagerDuty Events v2, CloudEvents'
     });
 
     it('replays an Idempotency-Key retry without producing again', async () => {
-      const first = await post('alertmanager', { token: project.apiKey, body: fixture('alertmanager-resolved.json'), headers: { 'idempotency-key': `am-${project.projectKey}` } });
+      const first = await post('alertmanager', {
+        token: project.apiKey,
+        body: fixture('alertmanager-resolved.json'),
+        headers: { 'idempotency-key': `am-${project.projectKey}` },
+      });
       expect(first.status).toBe(202);
-      const again = await gw.expectProducedNothing(() => post('alertmanager', { token: project.apiKey, body: fixture('alertmanager-resolved.json'), headers: { 'idempotency-key': `am-${project.projectKey}` } }));
+      const again = await gw.expectProducedNothing(() =>
+        post('alertmanager', {
+          token: project.apiKey,
+          body: fixture('alertmanager-resolved.json'),
+          headers: { 'idempotency-key': `am-${project.projectKey}` },
+        }),
+      );
       expect(again.status).toBe(202);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
@@ -135,7 +156,9 @@ describe('integration endpoints: Alertmanager, PagerDuty Events v2, CloudEvents'
     });
 
     it('makes up a dedup_key for a trigger without one and returns it', async () => {
-      const res = await post('pagerduty/v2/enqueue', { body: { routing_key: project.apiKey, event_action: 'trigger', payload: { summary: 'disk', source: 'db-1', severity: 'warning' } } });
+      const res = await post('pagerduty/v2/enqueue', {
+        body: { routing_key: project.apiKey, event_action: 'trigger', payload: { summary: 'disk', source: 'db-1', severity: 'warning' } },
+      });
       expect(res.status).toBe(202);
       expect(res.body.dedup_key).toMatch(/^[0-9a-f]{32}$/);
     });
@@ -174,7 +197,15 @@ describe('integration endpoints: Alertmanager, PagerDuty Events v2, CloudEvents'
       const p = await gw.provision();
       const keyed = { headers: { authorization: `Bearer ${p.apiKey}` } };
       const time = new Date().toISOString();
-      const structured = new CloudEvent({ type: 'com.example.build.finished', source: '/ci/builds', subject: 'build-7', time, pbtype: 'deployment', correlationid: 'build-7', data: { duration_seconds: 42 } });
+      const structured = new CloudEvent({
+        type: 'com.example.build.finished',
+        source: '/ci/builds',
+        subject: 'build-7',
+        time,
+        pbtype: 'deployment',
+        correlationid: 'build-7',
+        data: { duration_seconds: 42 },
+      });
       const binary = new CloudEvent({ type: 'com.example.cpu', source: 'urn:host:web-1', pbtype: 'metric', pbseverity: 'warn', data: { value: 91.5 } });
       const a = (await emitterFor(transport, { mode: Mode.STRUCTURED })(structured, keyed)) as { status: number; body: any };
       const b = (await emitterFor(transport, { mode: Mode.BINARY })(binary, keyed)) as { status: number; body: any };
@@ -188,20 +219,37 @@ describe('integration endpoints: Alertmanager, PagerDuty Events v2, CloudEvents'
         timestamp: time,
         attributes: { duration_seconds: 42, cloudevents: { id: structured.id, subject: 'build-7', specversion: '1.0' } },
       });
-      expect(events[1]).toMatchObject({ type: 'metric', name: 'com.example.cpu', severity: 'warn', source: 'urn:host:web-1', attributes: { value: 91.5, cloudevents: { id: binary.id } } });
+      expect(events[1]).toMatchObject({
+        type: 'metric',
+        name: 'com.example.cpu',
+        severity: 'warn',
+        source: 'urn:host:web-1',
+        attributes: { value: 91.5, cloudevents: { id: binary.id } },
+      });
     });
 
     it("takes a batch (application/cloudevents-batch+json) as one all-or-nothing request, and works with the SDK's own httpTransport", async () => {
       const p = await gw.provision();
       const events = [1, 2, 3].map((n) => new CloudEvent({ type: 'com.example.tick', source: '/ticker', data: { n } }));
-      const res = await request(`${gw.url}/api/v1/integrations/cloudevents`, { token: p.apiKey, rawBody: JSON.stringify(events.map((e) => e.toJSON())), headers: { 'content-type': 'application/cloudevents-batch+json' } });
+      const res = await request(`${gw.url}/api/v1/integrations/cloudevents`, {
+        token: p.apiKey,
+        rawBody: JSON.stringify(events.map((e) => e.toJSON())),
+        headers: { 'content-type': 'application/cloudevents-batch+json' },
+      });
       expect(res.status).toBe(202);
       expect(res.body.count).toBe(3);
       const bad = await gw.expectProducedNothing(() =>
-        request(`${gw.url}/api/v1/integrations/cloudevents`, { token: p.apiKey, rawBody: JSON.stringify([events[0]!.toJSON(), { specversion: '1.0', id: 'x', source: 's' }]), headers: { 'content-type': 'application/cloudevents-batch+json' } }),
+        request(`${gw.url}/api/v1/integrations/cloudevents`, {
+          token: p.apiKey,
+          rawBody: JSON.stringify([events[0]!.toJSON(), { specversion: '1.0', id: 'x', source: 's' }]),
+          headers: { 'content-type': 'application/cloudevents-batch+json' },
+        }),
       );
       expect(bad.status).toBe(400);
-      const viaSdk = await emitterFor(httpTransport(`${gw.url}/api/v1/integrations/cloudevents`), { mode: Mode.STRUCTURED })(new CloudEvent({ type: 'com.example.sdk', source: '/sdk' }), { headers: { authorization: `Bearer ${p.apiKey}` } });
+      const viaSdk = await emitterFor(httpTransport(`${gw.url}/api/v1/integrations/cloudevents`), { mode: Mode.STRUCTURED })(
+        new CloudEvent({ type: 'com.example.sdk', source: '/sdk' }),
+        { headers: { authorization: `Bearer ${p.apiKey}` } },
+      );
       expect(JSON.parse((viaSdk as { body: string }).body)).toMatchObject({ status: 'accepted', count: 1 });
       expect((await onTopic(p.projectKey)).map((e) => e.attributes.n ?? e.name)).toEqual([1, 2, 3, 'com.example.sdk']);
     });
@@ -212,11 +260,35 @@ describe('integration endpoints: Alertmanager, PagerDuty Events v2, CloudEvents'
       const cases: [Parameters<typeof request>[1], number, string][] = [
         [{ rawBody: JSON.stringify(good), headers: { 'content-type': 'application/cloudevents+json' } }, 401, 'authentication_required'],
         [{ token: project.apiKey, body: { a: 1 } }, 400, 'validation_error'],
-        [{ token: project.apiKey, rawBody: JSON.stringify({ ...good, specversion: '0.3' }), headers: { 'content-type': 'application/cloudevents+json' } }, 400, 'validation_error'],
-        [{ token: project.apiKey, rawBody: JSON.stringify({ ...good, pbtype: 'billing' }), headers: { 'content-type': 'application/cloudevents+json' } }, 400, 'validation_error'],
+        [
+          { token: project.apiKey, rawBody: JSON.stringify({ ...good, specversion: '0.3' }), headers: { 'content-type': 'application/cloudevents+json' } },
+          400,
+          'validation_error',
+        ],
+        [
+          { token: project.apiKey, rawBody: JSON.stringify({ ...good, pbtype: 'billing' }), headers: { 'content-type': 'application/cloudevents+json' } },
+          400,
+          'validation_error',
+        ],
         [{ token: project.apiKey, rawBody: '{"specversion":', headers: { 'content-type': 'application/cloudevents+json' } }, 400, 'bad_request'],
-        [{ token: project.apiKey, rawBody: 'hello', headers: { 'content-type': 'text/plain', 'ce-specversion': '1.0', 'ce-id': '1', 'ce-source': 's', 'ce-type': 't' } }, 415, 'unsupported_media_type'],
-        [{ token: project.apiKey, body: { v: 1 }, headers: { 'ce-specversion': '1.0', 'ce-id': '1', 'ce-source': 's', 'ce-type': 't', 'ce-pbchannel': 'a%00b' } }, 400, 'validation_error'],
+        [
+          {
+            token: project.apiKey,
+            rawBody: 'hello',
+            headers: { 'content-type': 'text/plain', 'ce-specversion': '1.0', 'ce-id': '1', 'ce-source': 's', 'ce-type': 't' },
+          },
+          415,
+          'unsupported_media_type',
+        ],
+        [
+          {
+            token: project.apiKey,
+            body: { v: 1 },
+            headers: { 'ce-specversion': '1.0', 'ce-id': '1', 'ce-source': 's', 'ce-type': 't', 'ce-pbchannel': 'a%00b' },
+          },
+          400,
+          'validation_error',
+        ],
       ];
       for (const [init, status, code] of cases) {
         const res = await gw.expectProducedNothing(() => request(url, init));
