@@ -18,7 +18,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { prepared } from '@pulseboard/kafka-kit';
+import { prepared } from '@pulseboard/db';
 import { TEST_DATABASE_URL } from '@pulseboard/test-kit';
 import { cpuSeconds } from '../shared/process-cpu.ts';
 

@@ -23,3 +23,5 @@ export * from './control-change.schema.ts';
 export * from './integrations/index.ts';
 export * from './api/errors.schema.ts';
 export * from './api/resources.schema.ts';
+export * from './relay.ts';
+export * from './freshness.ts';

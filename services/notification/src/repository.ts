@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { NotificationType } from '@pulseboard/contracts';
 import { loadNotificationServices } from '@pulseboard/control-plane';
-import { prepared } from '@pulseboard/kafka-kit';
+import { prepared } from '@pulseboard/db';
 
 /**
  * Every SQL statement of the notification service: it writes notification_deliveries, its own table.

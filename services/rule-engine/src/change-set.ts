@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { TOPICS } from '@pulseboard/contracts';
-import { writeOutbox } from '@pulseboard/kafka-kit';
+import { writeOutbox } from '@pulseboard/db';
 import type { EvaluationStep } from '@pulseboard/rules';
 import { deleteStates, insertHistory, writeStates, type CommittedHistoryRow, type HistoryWrite, type StateWrite, type StoredState } from './repository.ts';
 

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import { PROJECT_REVISION_HEADER, TOPICS, withTraceparent, type TileStatus, type TileValue } from '@pulseboard/contracts';
-import { claimLogStream, logSource, prepared, type LogEntry, type LogRelaySource, type LogStreamKey, type OfferedEntry } from '@pulseboard/kafka-kit';
+import { claimLogStream, logSource, prepared, type LogEntry, type LogRelaySource, type LogStreamKey, type OfferedEntry } from '@pulseboard/db';
 import type { EvaluationState, TileState, TileStateChange } from '@pulseboard/rules';
 
 /** Every SQL statement of the engine on its own tables: tile_states, tile_state_history, its relay cursors and its outbox. Tiles are read through @pulseboard/control-plane. */

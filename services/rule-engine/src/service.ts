@@ -5,7 +5,7 @@ import {
   BatchingProducer,
   OutboxRelay,
   createKafka,
-  outboxSource,
+  endOffsetsReader,
   ensureTopics,
   instrumentKafka,
   partitionCount,
@@ -14,7 +14,7 @@ import {
   runStateConsumer,
   type RunningFanOutConsumer,
 } from '@pulseboard/kafka-kit';
-import { createPool, runMigrations } from '@pulseboard/db';
+import { createPool, outboxSource, runMigrations } from '@pulseboard/db';
 import type { RuleEngineEnv } from './env.ts';
 import { RuleEngine } from './engine.ts';
 import { createEngineMetrics } from './metrics.ts';
@@ -22,6 +22,7 @@ import { RulesCache } from './rules-cache.ts';
 import { committedEntries, historySource } from './repository.ts';
 import { readRelayBacklog } from './relay-backlog.ts';
 import { pendingReplays } from './replay.ts';
+import { FreshnessReporter } from './freshness.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 const OFFSETS_TABLE = 'rule_engine_offsets';
@@ -61,6 +62,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   ]);
   const partitions = await partitionCount(kafka, env.TOPIC_EVENTS);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
+  const freshness = new FreshnessReporter({ pool, topic: env.TOPIC_EVENTS, ends: endOffsetsReader(kafka, env.TOPIC_EVENTS), logger, registry: metrics.registry });
   producer.start();
 
   const ajv = createAjv();
@@ -102,6 +104,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     tracing,
     followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
     timeGatherMs: env.RULE_ENGINE_TIME_GATHER_MS,
+    progress: freshness,
   });
   // Control-plane writes, as they happen: a cached project older than the message is read again and
   // its loaded states move to the new rules (a tile nobody sends events to changes too). Before the
@@ -143,6 +146,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   claimed = () => consumer.claimedPartitions();
   engine.attach(consumer);
   relay.start();
+  freshness.start();
 
   let polling: Promise<void> | undefined;
   const refreshRules = () => {
@@ -202,6 +206,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
         ['relay', () => relay.stop()],
         ['producer', () => producer.stop()],
         ['kafka_signals', () => kafkaSignals.stop()],
+        ['freshness', () => freshness.stop()],
         ['postgres', () => pool.end()],
         ['ops_http', () => ops?.close()],
         ['tracing', () => tracing.shutdown()],

@@ -4,7 +4,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { eventTimeMs, type IngestedEvent } from '@pulseboard/contracts';
 import { utcDay, utcMonth } from './utc-keys.ts';
-import { prepared } from '@pulseboard/kafka-kit';
+import { prepared } from '@pulseboard/db';
 
 /** Text-format COPY field: backslash, tab, newline and carriage return escaped; NULL is \N. */
 function field(value: string | null | undefined): string {

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { CONTROL_CHANGE_SCHEMA_HEADER, HEADERS, type ControlChange, type ControlChangeKind } from '@pulseboard/contracts';
-import { writeOutbox } from '@pulseboard/kafka-kit';
+import { writeOutbox } from '@pulseboard/db';
 
 export const CONTROL_OUTBOX_TABLE = 'control_outbox';
 /** One relay stream for the whole outbox: any gateway may relay it (readers act on revisions, so a repeat is harmless). */

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import pino from 'pino';
 import { TEST_DATABASE_URL, readTopic, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
-import { BatchingProducer } from './batching-producer.ts';
-import { ensureTopics } from './client.ts';
-import { OutboxRelay, outboxSource, writeOutbox, type RelaySource } from './outbox.ts';
-import { claimLogStream, logSource, type LogEntry } from './log-source.ts';
+import type { RelaySource } from '@pulseboard/contracts';
+import { BatchingProducer, OutboxRelay, ensureTopics } from '@pulseboard/kafka-kit';
+import { outboxSource, writeOutbox } from './outbox.ts';
+import { claimLogStream, logSource, type LogEntry } from './relay-cursors.ts';
 
 const logger = pino({ level: process.env.KIT_TEST_LOG ?? 'silent' });
 

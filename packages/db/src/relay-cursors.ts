@@ -1,9 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import type { OutboxMessage, RelaySource } from './outbox.ts';
+import type { OutboxMessage, RelaySource } from '@pulseboard/contracts';
+import { postgresErrorFields } from './pool.ts';
 import { prepared } from './prepared.ts';
 import { forgetLeft, identifier } from './relay-internal.ts';
-import { errorFields } from './transient.ts';
 
 /** A row of a log the service keeps anyway (e.g. a history), with the message it stands for. */
 export interface LogEntry {
@@ -145,7 +145,7 @@ export function logSource(options: LogSourceOptions): LogRelaySource {
       () =>
         void writeMarks().catch((error: unknown) => {
           // Kept, and written with the next round's (or the next timer's): sent twice at worst.
-          options.logger?.warn({ event: 'relay_mark_failed', ...errorFields(error) });
+          options.logger?.warn({ event: 'relay_mark_failed', ...postgresErrorFields(error) });
           if (unmarked.size > 0) holdMarks();
         }),
       Math.max(0, markIntervalMs - (performance.now() - lastMarkAt)),
