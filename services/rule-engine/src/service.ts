@@ -5,7 +5,6 @@ import {
   BatchingProducer,
   OutboxRelay,
   createKafka,
-  endOffsetsReader,
   ensureTopics,
   instrumentKafka,
   partitionCount,
@@ -22,7 +21,6 @@ import { RulesCache } from './rules-cache.ts';
 import { committedEntries, historySource } from './repository.ts';
 import { readRelayBacklog } from './relay-backlog.ts';
 import { pendingReplays } from './replay.ts';
-import { FreshnessReporter } from './freshness.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 const OFFSETS_TABLE = 'rule_engine_offsets';
@@ -62,7 +60,6 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   ]);
   const partitions = await partitionCount(kafka, env.TOPIC_EVENTS);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
-  const freshness = new FreshnessReporter({ pool, topic: env.TOPIC_EVENTS, ends: endOffsetsReader(kafka, env.TOPIC_EVENTS), logger, registry: metrics.registry });
   producer.start();
 
   const ajv = createAjv();
@@ -104,7 +101,6 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     tracing,
     followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
     timeGatherMs: env.RULE_ENGINE_TIME_GATHER_MS,
-    progress: freshness,
   });
   // Control-plane writes, as they happen: a cached project older than the message is read again and
   // its loaded states move to the new rules (a tile nobody sends events to changes too). Before the
@@ -146,7 +142,6 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   claimed = () => consumer.claimedPartitions();
   engine.attach(consumer);
   relay.start();
-  freshness.start();
 
   let polling: Promise<void> | undefined;
   const refreshRules = () => {
@@ -206,7 +201,6 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
         ['relay', () => relay.stop()],
         ['producer', () => producer.stop()],
         ['kafka_signals', () => kafkaSignals.stop()],
-        ['freshness', () => freshness.stop()],
         ['postgres', () => pool.end()],
         ['ops_http', () => ops?.close()],
         ['tracing', () => tracing.shutdown()],
