@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { TILE_STATUSES } from './tile-rule.schema.ts';
+import { MAX_GROUP_KEY_LENGTH, TILE_STATUSES } from './tile-rule.schema.ts';
 
 /** A tile's value: the number, boolean or event name its evaluation gives; null while unknown. */
 export const tileValueSchema = { anyOf: [{ type: 'number' }, { type: 'boolean' }, { type: 'string' }, { type: 'null' }] } as const;
@@ -45,6 +45,11 @@ export const tileChangeSchema = {
     event_id: { anyOf: [{ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: 'null' }] },
     changed_at: { type: 'string', format: 'date-time' },
     cause: { type: 'string', enum: TILE_CHANGE_CAUSES },
+    /**
+     * Present only on a change of one group of a grouped tile (rule `group_by`): the group's key.
+     * A change without it is the tile's own (for a grouped tile: its worst status and the count of groups in it).
+     */
+    group: { type: 'string', maxLength: MAX_GROUP_KEY_LENGTH },
   },
 } as const;
 

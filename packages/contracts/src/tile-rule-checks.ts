@@ -19,7 +19,7 @@ export function durationMs(text: string): number {
  * engine's docs/rules.md); damping longer than a day hides the tile's data;
  * `stale_after` reaches the default event retention.
  */
-export const DURATION_MAXIMA = { window: '1d', pending: '1d', recovery: '1d', stale_after: '30d' } as const;
+export const DURATION_MAXIMA = { window: '1d', pending: '1d', recovery: '1d', stale_after: '30d', group_retire_after: '30d' } as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -38,7 +38,8 @@ export function tileRuleProblems(rule: unknown, prefix = 'rule'): ValidationDeta
     if (typeof value === 'string' && durationMs(value) > durationMs(maximum)) add(path, `is too long (maximum is ${maximum})`);
   };
   if (!isObject(rule)) return null;
-  for (const field of ['pending', 'recovery', 'stale_after'] as const) checkDuration(field, rule[field], field);
+  for (const field of ['pending', 'recovery', 'stale_after', 'group_retire_after'] as const) checkDuration(field, rule[field], field);
+  if (rule.group_retire_after !== undefined && rule.group_by === undefined) add('group_retire_after', 'is allowed only with group_by');
   const evaluation = rule.evaluation;
   if (isObject(evaluation) && (evaluation.kind === 'threshold' || evaluation.kind === 'window')) {
     if (evaluation.kind === 'window') checkDuration('evaluation.window', evaluation.window, 'window');

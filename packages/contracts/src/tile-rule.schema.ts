@@ -9,6 +9,17 @@ export const EVALUATION_KINDS = ['status_map', 'threshold', 'window', 'up_down']
 export const WINDOW_AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
 export const THRESHOLD_DIRECTIONS = ['above', 'below'] as const;
 export const ATTRIBUTE_OPERATORS = ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'exists', 'contains'] as const;
+/** Envelope fields a tile can group by; any other `group_by` is an attribute path. */
+export const GROUP_BY_FIELDS = ['source', 'channel', 'name'] as const;
+/** The group of an event that has no value (or no scalar value) at the `group_by` path. */
+export const MISSING_GROUP_KEY = '(none)';
+/** The longest group key: an event whose value is longer is refused (counted in `groups_refused`), never cut to merge with another. */
+export const MAX_GROUP_KEY_LENGTH = 256;
+/** Groups a tile holds at once unless its project's `settings.max_groups_per_tile` says otherwise (1 to `MAX_GROUPS_CEILING`). */
+export const DEFAULT_MAX_GROUPS_PER_TILE = 1000;
+export const MAX_GROUPS_CEILING = 10_000;
+/** A group without an event for this long leaves the tile, unless the rule's `group_retire_after` says otherwise. */
+export const DEFAULT_GROUP_RETIRE_AFTER = '7d';
 
 const MAX_LIST_ITEMS = 100;
 const duration = { type: 'string', pattern: DURATION_PATTERN } as const;
@@ -138,7 +149,8 @@ const upDownEvaluation = {
  * how they decide its status and value (`evaluation`), and damping and
  * staleness. Unknown fields are errors, so a typo never silently matches
  * everything. What JSON Schema cannot say (levels ordered along `direction`,
- * the largest duration of each field) is checked by `tileRuleProblems`.
+ * the largest duration of each field, `group_retire_after` only with
+ * `group_by`) is checked by `tileRuleProblems`.
  */
 export const tileRuleSchema = {
   $id: 'https://pulseboard.dev/schemas/tile-rule.json',
@@ -160,6 +172,14 @@ export const tileRuleSchema = {
     recovery: duration,
     /** No matching event for this long makes the tile `stale`. */
     stale_after: duration,
+    /**
+     * One state per value of this attribute path, or of the envelope's `source`,
+     * `channel` or `name`: every event the filter matches is evaluated against
+     * its group's state, and the tile shows the worst group (rules.md, "Grouped tiles").
+     */
+    group_by: attributePath,
+    /** A group with no event for this long is retired (default `DEFAULT_GROUP_RETIRE_AFTER`); only with `group_by`. */
+    group_retire_after: duration,
   },
 } as const;
 
@@ -169,3 +189,4 @@ export type TileEvaluation = TileRule['evaluation'];
 export type TileLevel = (typeof TILE_LEVELS)[number];
 export type TileStatus = (typeof TILE_STATUSES)[number];
 export type AttributeOperator = (typeof ATTRIBUTE_OPERATORS)[number];
+export type GroupByField = (typeof GROUP_BY_FIELDS)[number];

@@ -2,7 +2,8 @@ import type { TileRule, ValidationDetails } from '@pulseboard/contracts';
 import { compileEvaluator, type TileEvaluator } from './evaluator.ts';
 import type { RuleEvent } from './event.ts';
 import { compileFilter, type EventPredicate } from './filter.ts';
-import type { EvaluationStep, TileState } from './tile-state.ts';
+import { compileGrouping, type GroupRecord, type GroupStep, type Grouping } from './grouping.ts';
+import type { EvaluationStep, TileState, TileStateChange } from './tile-state.ts';
 
 /** A tile as the rules need it: its id and its rule as stored (jsonb). */
 export interface TileDefinition {
@@ -16,7 +17,9 @@ export interface CompiledTile {
   /** Equal for two rules whose filter and evaluation are equal: a rule change that keeps it keeps the tile's data. */
   readonly dataKey: string;
   readonly matches: EventPredicate;
+  /** Each group's state is the evaluator's; null for a tile without `group_by`. */
   readonly evaluator: TileEvaluator;
+  readonly grouping: Grouping | null;
 }
 
 export interface ProjectRules {
@@ -39,12 +42,15 @@ function canonicalJson(value: unknown): string {
 }
 
 export function compileTile(id: number, rule: TileRule): CompiledTile {
+  const evaluator = compileEvaluator(rule);
+  const { group_by: groupBy } = rule;
   return {
     id,
     rule,
-    dataKey: canonicalJson({ filter: rule.filter ?? {}, evaluation: rule.evaluation }),
+    dataKey: canonicalJson({ filter: rule.filter ?? {}, evaluation: rule.evaluation, ...(groupBy === undefined ? {} : { group_by: groupBy }) }),
     matches: compileFilter(rule.filter),
-    evaluator: compileEvaluator(rule),
+    evaluator,
+    grouping: groupBy === undefined ? null : compileGrouping({ ...rule, group_by: groupBy }, evaluator),
   };
 }
 
@@ -128,4 +134,65 @@ export function adoptRule(previous: CompiledTile | undefined, next: CompiledTile
   const settled = previous === undefined ? { state, changes: [] } : previous.evaluator.advance(state, now);
   const adopted = next.evaluator.adopt(settled.state, now, previous !== undefined && previous.dataKey === next.dataKey);
   return { ...adopted, changes: [...settled.changes, ...adopted.changes] };
+}
+
+/** A grouped tile's rule change: the tile's own step and every group's. */
+export interface GroupedAdoption {
+  tile: EvaluationStep;
+  groups: GroupStep[];
+}
+
+/**
+ * `adoptRule` for a tile whose old or new rule groups. With the same filter,
+ * evaluation and `group_by` each group keeps its data (what the old rule had
+ * due first, then the new damping and staleness); otherwise every group goes
+ * and the tile is unknown again (`cause: rule`).
+ */
+export function adoptGroupedRule(
+  previous: CompiledTile | undefined,
+  next: CompiledTile,
+  state: TileState,
+  groups: ReadonlyMap<string, GroupRecord>,
+  now: number,
+): GroupedAdoption {
+  const steps: GroupStep[] = [];
+  if (previous?.grouping && next.grouping && previous.dataKey === next.dataKey) {
+    let tile: EvaluationStep = { state, changes: [], wakeAt: null };
+    const take = (step: { tile: EvaluationStep; group: GroupStep | null }) => {
+      tile = { state: step.tile.state, changes: [...tile.changes, ...step.tile.changes], wakeAt: null };
+      return step.group;
+    };
+    for (const [key, record] of groups) {
+      const advanced = take(previous.grouping.advance(tile.state, key, record, now));
+      if (advanced?.record == null) {
+        if (advanced !== null) steps.push(advanced);
+        continue;
+      }
+      const adopted = take(next.grouping.adopt(tile.state, key, advanced.record, now));
+      steps.push({ ...adopted!, changes: [...advanced.changes, ...adopted!.changes] });
+    }
+    return { tile, groups: steps };
+  }
+  for (const key of groups.keys()) steps.push({ key, record: null, changes: [], wakeAt: null });
+  const settled = previous !== undefined && previous.grouping === null ? previous.evaluator.advance(state, now) : { state, changes: [] };
+  const fresh = next.grouping?.initialState() ?? next.evaluator.initialState();
+  const from = settled.state;
+  const t = Math.max(now, from.evaluation.at ?? now);
+  const evaluation = { ...fresh.evaluation };
+  if (from.status === fresh.status && from.value === fresh.value) {
+    return { tile: { state: { ...from, evaluation }, changes: settled.changes, wakeAt: null }, groups: steps };
+  }
+  const version = from.version + 1;
+  const change: TileStateChange = {
+    cause: 'rule',
+    status: fresh.status,
+    previous_status: from.status,
+    value: fresh.value,
+    previous_value: from.value,
+    version,
+    event_id: null,
+    changed_at: t,
+  };
+  const tile = { status: fresh.status, value: fresh.value, version, last_event_id: null, changed_at: t, evaluation };
+  return { tile: { state: tile, changes: [...settled.changes, change], wakeAt: null }, groups: steps };
 }

@@ -11,16 +11,19 @@ export interface RuleReads {
   attributeKeys: readonly string[];
 }
 
-/** Read from the filter and the evaluation, the only parts of a rule that look at an event. */
+/** Read from the filter, the evaluation and `group_by`, the only parts of a rule that look at an event. */
 export function ruleReads(rule: TileRule): RuleReads {
   const filter = rule.filter ?? {};
   const paths = Object.keys(filter.attributes ?? {});
   const evaluation = rule.evaluation;
   if ('attribute' in evaluation && typeof evaluation.attribute === 'string') paths.push(evaluation.attribute);
+  const groupBy = rule.group_by;
+  const envelopeGroup = groupBy === 'source' || groupBy === 'channel' || groupBy === 'name';
+  if (groupBy !== undefined && !envelopeGroup) paths.push(groupBy);
   return {
     severity: filter.severity !== undefined,
-    source: filter.source !== undefined,
-    channel: filter.channel !== undefined,
+    source: filter.source !== undefined || groupBy === 'source',
+    channel: filter.channel !== undefined || groupBy === 'channel',
     labels: (filter.labels ?? []).length > 0,
     attributeKeys: [...new Set(paths.map((path) => path.split('.')[0]!))],
   };

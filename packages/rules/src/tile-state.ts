@@ -1,4 +1,5 @@
 import type { TileChangeCause, TileLevel, TileStatus, TileValue } from '@pulseboard/contracts';
+import type { GroupTally } from './grouping.ts';
 
 /**
  * Since when (engine time, epoch ms) the level the data gives has been at
@@ -31,6 +32,8 @@ export interface EvaluationState {
   runs: LevelRuns;
   /** The window's events, for the window kind only. */
   window?: readonly WindowEntry[];
+  /** A grouped tile's own state only (rule `group_by`): its groups per status and the events refused. */
+  groups?: GroupTally;
 }
 
 /** A tile's state: the published record (CONTRACT: Tiles) and the evaluation state behind it. */
@@ -56,6 +59,8 @@ export interface TileStateChange {
   version: number;
   event_id: number | null;
   changed_at: number;
+  /** The group this change is of (a grouped tile's group); absent for a change of the tile itself. */
+  group?: string;
 }
 
 /**

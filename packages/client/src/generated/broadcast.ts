@@ -204,6 +204,7 @@ export interface components {
             /** Format: date-time */
             changed_at: string;
             event_id: number | null;
+            group?: string;
             position: number;
             /** @enum {string} */
             previous_status: "unknown" | "ok" | "warning" | "critical" | "stale";
