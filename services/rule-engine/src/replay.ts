@@ -99,6 +99,15 @@ interface EventRow {
 const BATCH = 5000;
 
 /**
+ * A project's stored events received from $2 on, of partition $3 below offset
+ * $4, in the engine's order. Bounded by the store's events_project_received_idx
+ * (project, received_at) in every partition of the events table.
+ */
+export const REPLAY_EVENTS_SQL = `SELECT id::text, type, name, (extract(epoch FROM occurred_at) * 1000)::float8 AS time, (extract(epoch FROM received_at) * 1000)::float8 AS received, severity, source, channel, labels, attributes
+  FROM events WHERE project_key = $1 AND received_at >= $2 AND (kafka_partition IS NULL OR (kafka_partition = $3 AND kafka_offset < $4))
+ ORDER BY kafka_partition NULLS FIRST, kafka_offset, received_at, id`;
+
+/**
  * The tile's rule over the project's stored events received from `since` on,
  * of this partition up to `applied` (what this engine had applied), in the
  * order it met them, each at the time the gateway received it; time-driven
@@ -111,13 +120,7 @@ export async function replayStored(
   scan: { projectKey: string; since: Date; partition: number; applied: number; now: number },
 ): Promise<'done' | 'too_many' | 'too_slow'> {
   const deadline = Date.now() + REPLAY_LIMITS.timeLimitMs;
-  await tx.query(
-    `DECLARE tile_replay NO SCROLL CURSOR FOR
-       SELECT id::text, type, name, (extract(epoch FROM occurred_at) * 1000)::float8 AS time, (extract(epoch FROM received_at) * 1000)::float8 AS received, severity, source, channel, labels, attributes
-         FROM events WHERE project_key = $1 AND received_at >= $2 AND (kafka_partition IS NULL OR (kafka_partition = $3 AND kafka_offset < $4))
-        ORDER BY kafka_partition NULLS FIRST, kafka_offset, received_at, id`,
-    [scan.projectKey, scan.since, scan.partition, scan.applied],
-  );
+  await tx.query(`DECLARE tile_replay NO SCROLL CURSOR FOR ${REPLAY_EVENTS_SQL}`, [scan.projectKey, scan.since, scan.partition, scan.applied]);
   let seen = 0;
   let end: 'done' | 'too_many' | 'too_slow' = 'done';
   for (;;) {

@@ -34,21 +34,13 @@ const BATCH = 5000;
  */
 export async function scanPreviewEvents(pool: Pool, scan: PreviewScan, each: (event: RuleEvent, receivedMs: number) => void): Promise<ScanEnd> {
   const deadline = Date.now() + scan.timeLimitMs;
-  const params: unknown[] = [scan.projectKey, scan.since];
-  const engineOrder = scan.order === 'engine';
-  const where = ['project_key = $1', engineOrder ? 'received_at >= $2' : 'occurred_at >= $2'];
-  const orderBy = engineOrder ? 'kafka_partition NULLS FIRST, kafka_offset, received_at, id' : 'occurred_at, id';
-  if (scan.types !== undefined) where.push(`type = ANY($${params.push(scan.types)}::text[])`);
-  if (scan.names !== undefined) where.push(`name = ANY($${params.push(scan.names)}::text[])`);
+  const query = previewEventsQuery(scan);
   const client = await pool.connect();
   let failed = true;
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(scan.timeLimitMs))}`);
-    await client.query(
-      `DECLARE preview_events NO SCROLL CURSOR FOR SELECT ${columns(scan.reads, params).join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY ${orderBy}`,
-      params,
-    );
+    await client.query(`DECLARE preview_events NO SCROLL CURSOR FOR ${query.text}`, query.values);
     let seen = 0;
     let end: ScanEnd = 'done';
     for (;;) {
@@ -76,6 +68,25 @@ export async function scanPreviewEvents(pool: Pool, scan: PreviewScan, each: (ev
     if (failed) await client.query('ROLLBACK').catch(() => undefined);
     client.release();
   }
+}
+
+/**
+ * The scan's statement. The 'engine' order reads by receipt: the store's
+ * events_project_received_idx (project, received_at) bounds it in every
+ * partition (the table is partitioned by the events' own time, which says
+ * nothing of when they were received).
+ */
+export function previewEventsQuery(scan: Pick<PreviewScan, 'projectKey' | 'since' | 'types' | 'names' | 'reads' | 'order'>): {
+  text: string;
+  values: unknown[];
+} {
+  const values: unknown[] = [scan.projectKey, scan.since];
+  const engineOrder = scan.order === 'engine';
+  const where = ['project_key = $1', engineOrder ? 'received_at >= $2' : 'occurred_at >= $2'];
+  const orderBy = engineOrder ? 'kafka_partition NULLS FIRST, kafka_offset, received_at, id' : 'occurred_at, id';
+  if (scan.types !== undefined) where.push(`type = ANY($${values.push(scan.types)}::text[])`);
+  if (scan.names !== undefined) where.push(`name = ANY($${values.push(scan.names)}::text[])`);
+  return { text: `SELECT ${columns(scan.reads, values).join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY ${orderBy}`, values };
 }
 
 /**
