@@ -18,7 +18,7 @@ import { createLogger } from '../../packages/config/src/index.ts';
 import { startGateway, loadGatewayEnv } from '../../services/gateway/src/index.ts';
 import { hashSecret, generateSecret, API_KEY_PREFIX } from '../../packages/contracts/src/index.ts';
 import { parseEventFilters } from '../../services/gateway/src/params/event-filters.ts';
-import { COUNT_CAP, countEvents, selectEventPage } from '../../services/gateway/src/repositories/events.ts';
+import { COUNT_CAP, countEvents, selectEventPage } from '@pulseboard/event-store';
 import { BENCH_PROJECT, hotCount, loadEvents, loadedCount, loadedTotal } from './load.ts';
 import { CASES } from './cases.ts';
 import { measure, ms, type Figures } from './measure.ts';
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       const sql = await measure(REQUESTS, 20, async (i) => {
         const parsed = parseEventFilters(c.query(i, HOT, now));
         if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
-        await selectEventPage(pool, [BENCH_PROJECT], parsed.filters, { page: 1, perPage: 25, offset: 0 });
+        await selectEventPage(pool, [BENCH_PROJECT], parsed.filters, { perPage: 25, offset: 0 });
         await countEvents(pool, [BENCH_PROJECT], parsed.filters);
       });
       rows.push({ name: c.name, http, sql, inexact: Math.round((inexact / (REQUESTS + 20)) * 100) });
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
       const figures = await measure(BASELINE_REQUESTS, 2, async (k) => {
         const parsed = parseEventFilters(c.query(k, HOT, now));
         if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
-        await selectEventPage(baseline, [BENCH_PROJECT], parsed.filters, { page: 1, perPage: 25, offset: 0 });
+        await selectEventPage(baseline, [BENCH_PROJECT], parsed.filters, { perPage: 25, offset: 0 });
         await countEvents(baseline, [BENCH_PROJECT], parsed.filters);
       });
       rows[i]!.baseline = figures;

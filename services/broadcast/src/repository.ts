@@ -2,8 +2,9 @@ import type { Pool } from 'pg';
 import { inReadSnapshot } from '@pulseboard/db';
 import type { TileChange } from '@pulseboard/contracts';
 import { snapshotTiles, type Reader } from '@pulseboard/control-plane';
+import { changesAfter, latestChangePosition, tileStatesOf } from '@pulseboard/tile-state-store';
 
-/** Every SQL statement of the broadcast service; it only reads (the rule engine's tables; the control plane's through @pulseboard/control-plane). */
+/** What the broadcast service reads: the rule engine's tables through @pulseboard/tile-state-store, the control plane's through @pulseboard/control-plane; no SQL of its own. */
 
 /** Credentials and projects are read through the control plane's read models (the gateway owns those tables). */
 export { accountProjects, authenticateReader, liveCredentials, liveProjects, type VisibleProject } from '@pulseboard/control-plane';
@@ -37,34 +38,22 @@ export type CatchUp = { kind: 'changes'; changes: TileChange[] } | { kind: 'snap
 export async function catchUp(pool: Pool, projectKey: string, since: number | undefined, max: number): Promise<CatchUp> {
   return inReadSnapshot(pool, async (client): Promise<CatchUp> => {
     if (since !== undefined) {
-      const { rows } = await client.query<TileChange & { changed_at: Date }>(
-        `SELECT id AS position, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause
-           FROM tile_state_history WHERE project_key = $1 AND id > $2 ORDER BY id LIMIT $3`,
-        [projectKey, since, max + 1],
-      );
-      const { rows: top } = await client.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history');
+      const changes = await changesAfter(client, projectKey, since, max + 1);
+      const top = await latestChangePosition(client);
       // A position from the future (another installation, a reset) cannot be resumed from.
-      if (rows.length <= max && since <= (top[0]?.max ?? 0)) {
-        return { kind: 'changes', changes: rows.map((r) => ({ ...r, changed_at: r.changed_at.toISOString() })) };
-      }
+      if (changes.length <= max && since <= top) return { kind: 'changes', changes };
     }
-    const { rows: position } = await client.query<{ max: number | null }>('SELECT max(id) AS max FROM tile_state_history WHERE project_key = $1', [projectKey]);
+    const position = await latestChangePosition(client, projectKey);
     // The tiles through the control plane's read model, on this transaction's client: same snapshot.
     const tiles = await snapshotTiles(client, projectKey);
-    const { rows: states } = await client.query<{
-      tile_id: string;
-      status: string;
-      value: unknown;
-      version: number;
-      last_event_id: number | null;
-      changed_at: Date;
-    }>('SELECT tile_id::text AS tile_id, status, value, version, last_event_id, changed_at FROM tile_states WHERE tile_id = ANY($1::bigint[])', [
+    const states = await tileStatesOf(
+      client,
       tiles.map((t) => t.tile_id),
-    ]);
+    );
     const stateOf = new Map(states.map((s) => [Number(s.tile_id), s]));
     return {
       kind: 'snapshot',
-      position: position[0]?.max ?? 0,
+      position,
       tiles: tiles.map((t): TileSnapshot => {
         const s = stateOf.get(t.tile_id);
         return {

@@ -23,7 +23,7 @@ import { IdempotencyStore } from './ingest/idempotency.ts';
 import { ReplyWaiter } from './ingest/reply-waiter.ts';
 import type { NotificationOutcome } from '@pulseboard/contracts';
 import { nextEventIdBlocks } from './repositories/event-ids.ts';
-import { monthlyUsageLoader } from './repositories/monthly-usage.ts';
+import { monthlyUsageLoader } from '@pulseboard/event-store';
 import { CONTROL_OUTBOX_PARTITION, CONTROL_OUTBOX_TABLE, type ControlFeed } from './repositories/control-writes.ts';
 import { setRevision } from './auth/revision.ts';
 

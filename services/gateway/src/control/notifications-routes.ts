@@ -29,11 +29,11 @@ import {
   deleteNotificationService,
   findNotificationService,
   insertNotificationService,
-  listDeliveries,
   listNotificationServices,
   updateNotificationService,
   type NotificationServiceRecord,
 } from '../repositories/notifications.ts';
+import { listDeliveries } from '@pulseboard/delivery-log';
 import { sendAndAwaitReply, type ReplyWaiter } from '../ingest/reply-waiter.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
 import { deliverySchema, notificationServiceSchema, sendOutcomeSchema } from '@pulseboard/contracts';

@@ -1,7 +1,6 @@
 import type { LimitDefaults } from '../auth/project-directory.ts';
 import type { ProjectRecord } from '../repositories/projects.ts';
-import type { TileStateRecord } from '../repositories/tile-states.ts';
-import type { TileHistoryRow } from '../repositories/tile-history.ts';
+import type { TileHistoryRow, TileStateRecord } from '@pulseboard/tile-state-store';
 import type { TileRecord } from '../repositories/tiles.ts';
 
 /**
@@ -67,7 +66,7 @@ export function tileUnit(tile: TileRecord): string | null {
   return typeof unit === 'string' && unit !== '' ? unit : null;
 }
 
-/** One change of GET /tiles/:id/history: the tile's unit wins over the event's `unit` attribute. */
+/** One change of GET /tiles/:id/history, with its unit (the tile's, else its event's `unit` attribute). */
 export function presentTileHistory(tile: TileRecord, row: TileHistoryRow, unit: string | null) {
   return {
     position: row.position,
@@ -75,7 +74,7 @@ export function presentTileHistory(tile: TileRecord, row: TileHistoryRow, unit: 
     status: row.status,
     previous_status: row.previous_status,
     value: row.value,
-    unit: unit ?? row.event_unit,
+    unit,
     version: row.version,
     event_id: row.event_id,
     cause: row.cause,

@@ -3,10 +3,11 @@ import type { Pool } from '@pulseboard/db';
 import { PulseboardError, tileReplaySchema, type TileRule } from '@pulseboard/contracts';
 import { compileEvaluator, RulePreview, ruleReads, type TileState } from '@pulseboard/rules';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, SECURITY } from '../openapi/route-docs.ts';
+import { notFound } from '../error-handler.ts';
 import { parseTime } from '../params/time-window.ts';
 import { scanPreviewEvents } from '../repositories/preview-events.ts';
-import { findEvaluatedTileState } from '../repositories/tile-states.ts';
-import { awaitReplay, requestReplay } from '../repositories/tile-replays.ts';
+import { awaitReplay, findEvaluatedTileState, requestReplay } from '@pulseboard/tile-state-store';
+import { projectRevision, tileRuleFingerprint } from '../repositories/tile-rule-versions.ts';
 import type { TileRecord } from '../repositories/tiles.ts';
 import { presentTileState } from './present.ts';
 import { PREVIEW_LIMITS } from './tile-preview-route.ts';
@@ -83,7 +84,9 @@ export function registerTileReplay(
    * transaction ordered with its batches for the tile's partition; this waits for the outcome.
    */
   const apply = async (tile: TileRecord, since: Date) => {
-    const id = await requestReplay(pool, tile.id, tile.project_key, since);
+    const revision = await projectRevision(pool, tile.project_key);
+    if (revision === undefined) throw notFound('Project');
+    const id = await requestReplay(pool, tile.id, tile.project_key, since, revision);
     const outcome = await awaitReplay(pool, id, APPLY_WAIT_MS);
     if (outcome === undefined)
       throw new PulseboardError('service_unavailable', { message: 'The rule engine did not take the replay in time; nothing was changed; retry shortly' });
@@ -125,14 +128,20 @@ export function registerTileReplay(
       } finally {
         running--;
       }
-      const live = await findEvaluatedTileState(pool, tile.id);
+      const live = await liveState(pool, tile.id);
       return reply.send({ data: present(tile, outcome, live, true) });
     },
   );
 }
 
+/** The engine's live state of the tile, and whether it is on the tile's current rule (none once the tile is gone). */
+async function liveState(pool: Pool, tileId: number) {
+  const fingerprint = await tileRuleFingerprint(pool, tileId);
+  return fingerprint === undefined ? undefined : findEvaluatedTileState(pool, tileId, fingerprint);
+}
+
 /** The live state as of the replay's end: on the current rule, its due time-driven changes taken (the engine's timer may not have fired yet). */
-function settledLive(tile: TileRecord, live: Awaited<ReturnType<typeof findEvaluatedTileState>>, until: number): { status: string; value: unknown } {
+function settledLive(tile: TileRecord, live: Awaited<ReturnType<typeof liveState>>, until: number): { status: string; value: unknown } {
   if (live === undefined) return { status: 'unknown', value: null };
   if (!live.on_current_rule) return live;
   const state: TileState = {
@@ -146,7 +155,7 @@ function settledLive(tile: TileRecord, live: Awaited<ReturnType<typeof findEvalu
   return compileEvaluator(tile.rule as TileRule).advance(state, until).state;
 }
 
-function present(tile: TileRecord, outcome: ReplayOutcome, live: Awaited<ReturnType<typeof findEvaluatedTileState>>, dryRun: boolean) {
+function present(tile: TileRecord, outcome: ReplayOutcome, live: Awaited<ReturnType<typeof liveState>>, dryRun: boolean) {
   const settled = settledLive(tile, live, outcome.until.getTime());
   const { state } = outcome;
   return {

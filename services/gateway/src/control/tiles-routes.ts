@@ -4,14 +4,14 @@ import { PulseboardError, tileRuleProblems, tileRuleSchema, type ValidationDetai
 import type { Authenticator } from '../auth/authenticator.ts';
 import { accountOf, principalHook, readableProjects } from '../auth/principal.ts';
 import { ownedServiceIds } from '../repositories/notifications.ts';
+import { selectEventUnits } from '@pulseboard/event-store';
+import { findTileState, selectTileHistory } from '@pulseboard/tile-state-store';
 import { notFound } from '../error-handler.ts';
 import { parseNumericId } from '../params/ids.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
 import { deleteTile, findTile, insertTile, listTiles, updateTile, type TileRecord } from '../repositories/tiles.ts';
-import { findTileState } from '../repositories/tile-states.ts';
 import { registerTilePreview } from './tile-preview-route.ts';
 import { registerTileReplay } from './tile-replay-route.ts';
-import { selectTileHistory } from '../repositories/tile-history.ts';
 import { parseTimeWindow } from '../params/time-window.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
 import { presentTile, presentTileHistory, presentTileState, tileUnit } from './present.ts';
@@ -150,8 +150,12 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
         }
         const tile = request.targetTile!;
         const { rows, total } = await selectTileHistory(deps.pool, tile.id, window.window.since, window.window.until, paging.page);
+        // The tile's own unit wins; else each change shows its event's `unit`, while the store keeps the event.
         const unit = tileUnit(tile);
-        return reply.send({ data: rows.map((row) => presentTileHistory(tile, row, unit)), meta: listMeta(paging.page, total) });
+        const eventIds = unit === null ? rows.flatMap((row) => (row.event_id === null ? [] : [row.event_id])) : [];
+        const eventUnits = await selectEventUnits(deps.pool, tile.project_key, eventIds);
+        const unitOf = (eventId: number | null) => unit ?? (eventId === null ? null : (eventUnits.get(eventId) ?? null));
+        return reply.send({ data: rows.map((row) => presentTileHistory(tile, row, unitOf(row.event_id))), meta: listMeta(paging.page, total) });
       },
     );
 

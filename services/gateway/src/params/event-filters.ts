@@ -1,22 +1,6 @@
 import { EVENT_TYPES, SEVERITIES, type ValidationDetails } from '@pulseboard/contracts';
+import { EQUALITY_FILTERS, type EventFilters } from '@pulseboard/event-store';
 import { parseTime } from './time-window.ts';
-
-export const EQUALITY_FILTERS = ['type', 'name', 'severity', 'source', 'channel', 'correlation_id'] as const;
-export type EqualityColumn = (typeof EQUALITY_FILTERS)[number];
-
-/** The validated filters of GET /events; events-query.ts turns them into SQL. */
-export interface EventFilters {
-  /** Column = value, for the columns of EQUALITY_FILTERS only. */
-  equal: [EqualityColumn, string][];
-  /** Every one of these labels must be on the event. */
-  labels: string[];
-  /** Inclusive lower bound of the event's own timestamp, ISO 8601 UTC. */
-  since?: string;
-  /** Exclusive upper bound. */
-  until?: string;
-}
-
-export const hasFilters = (f: EventFilters) => f.equal.length > 0 || f.labels.length > 0 || f.since !== undefined || f.until !== undefined;
 
 /**
  * The filters of CONTRACT.md (Lists), validated: equality on type, name,

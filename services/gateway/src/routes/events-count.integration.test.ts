@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionProject, request, TEST_ADMIN_TOKEN } from '@pulseboard/test-kit';
 import { startTestGateway } from '../../test/test-gateway.ts';
-import { COUNT_CAP } from '../repositories/events.ts';
+import { COUNT_CAP } from '@pulseboard/event-store';
 
 const STORED = COUNT_CAP + 550;
 const METRICS = STORED - 50;

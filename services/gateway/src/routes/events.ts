@@ -7,7 +7,7 @@ import { principalHook, readableProjects } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
 import { parseEventFilters } from '../params/event-filters.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
-import { selectEvent, selectEventList, type EventRow } from '../repositories/events.ts';
+import { selectEvent, selectEventList, type EventRow } from '@pulseboard/event-store';
 
 export interface EventRouteDeps {
   auth: Pick<Authenticator, 'principal'>;

@@ -19,11 +19,11 @@ export type AppliedReplay =
   | { ok: true; state: PublishedState; live: PublishedState; equal: boolean; events_replayed: number; changes_total: number; until: string }
   | { ok: false; field?: string; message: string };
 
-/** Asks for the replay, with the project revision this gateway knows (the engine's rules are at least that new). */
-export async function requestReplay(pool: Pool, tileId: number, projectKey: string, since: Date): Promise<number> {
+/** Asks for the replay, with the project revision the asker knows (the engine's rules must be at least that new). */
+export async function requestReplay(pool: Pool, tileId: number, projectKey: string, since: Date, revision: number): Promise<number> {
   const { rows } = await pool.query<{ id: string }>(
-    'INSERT INTO tile_replays (tile_id, project_key, since, revision) SELECT $1, $2, $3, revision FROM projects WHERE project_key = $2 RETURNING id::text',
-    [tileId, projectKey, since],
+    'INSERT INTO tile_replays (tile_id, project_key, since, revision) VALUES ($1, $2, $3, $4) RETURNING id::text',
+    [tileId, projectKey, since, revision],
   );
   return Number(rows[0]!.id);
 }

@@ -1,6 +1,5 @@
 import { inReadSnapshot, type Pool, type Queryable } from '@pulseboard/db';
-import { hasFilters, type EventFilters } from '../params/event-filters.ts';
-import type { Page } from '../params/pagination.ts';
+import { hasFilters, type EventFilters, type PageWindow } from './event-filters.ts';
 
 export interface EventRow {
   id: number;
@@ -85,7 +84,7 @@ function compile(filters: EventFilters, project: string, params: unknown[]): Com
  * after one page. Several projects (a user token) take each project's first
  * offset+per_page rows and merge them.
  */
-export async function selectEventPage(pool: Queryable, projects: readonly string[], filters: EventFilters, page: Page): Promise<EventRow[]> {
+export async function selectEventPage(pool: Queryable, projects: readonly string[], filters: EventFilters, page: PageWindow): Promise<EventRow[]> {
   if (projects.length === 0) return [];
   if (filters.labels.length === 1 && filters.equal.length === 0) return selectLabelPage(pool, projects, filters, page);
   if (projects.length === 1) {
@@ -120,7 +119,7 @@ export async function selectEventPage(pool: Queryable, projects: readonly string
  * sort every match. Times travel as text: an event's time may carry
  * microseconds, which a JavaScript Date would lose.
  */
-async function selectLabelPage(pool: Queryable, projects: readonly string[], filters: EventFilters, page: Page): Promise<EventRow[]> {
+async function selectLabelPage(pool: Queryable, projects: readonly string[], filters: EventFilters, page: PageWindow): Promise<EventRow[]> {
   const params: unknown[] = [projects.length === 1 ? projects[0] : projects, filters.labels[0]];
   const where = [projects.length === 1 ? 'l.project_key = $1' : 'l.project_key = p.key', 'l.label = $2'];
   if (filters.since !== undefined) where.push(`l.occurred_at >= $${params.push(filters.since)}`);
@@ -181,7 +180,7 @@ export async function selectEventList(
   pool: Pool,
   projects: readonly string[],
   filters: EventFilters,
-  page: Page,
+  page: PageWindow,
 ): Promise<{ rows: EventRow[]; count: { total: number; exact: boolean } }> {
   if (projects.length === 0) return { rows: [], count: { total: 0, exact: true } };
   return inReadSnapshot(pool, async (client) => ({

@@ -10,7 +10,7 @@ export interface TileStateRecord {
   changed_at: Date | null;
 }
 
-/** A tile's state as the rule engine last committed it (tile_states is the engine's; the gateway only reads it). */
+/** A tile's state as the rule engine last committed it (GET /tiles/:id/state). */
 export async function findTileState(pool: Pool, tileId: number): Promise<TileStateRecord | undefined> {
   const { rows } = await pool.query<TileStateRecord>('SELECT status, value, version, last_event_id, changed_at FROM tile_states WHERE tile_id = $1', [tileId]);
   return rows[0];
@@ -22,12 +22,16 @@ export interface EvaluatedTileState extends TileStateRecord {
   on_current_rule: boolean;
 }
 
-/** As `findTileState`, with the evaluation state (replay settles the live state to the same instant as its own). */
-export async function findEvaluatedTileState(pool: Pool, tileId: number): Promise<EvaluatedTileState | undefined> {
+/**
+ * As `findTileState`, with the evaluation state (replay settles the live state
+ * to the same instant as its own). `ruleFingerprint`: the tile's current rule's
+ * (md5 of its jsonb text, as the engine stamps the states it writes).
+ */
+export async function findEvaluatedTileState(pool: Pool, tileId: number, ruleFingerprint: string): Promise<EvaluatedTileState | undefined> {
   const { rows } = await pool.query<EvaluatedTileState>(
-    `SELECT s.status, s.value, s.version, s.last_event_id, s.changed_at, s.evaluation, s.rule_fingerprint = md5(t.rule::text) AS on_current_rule
-       FROM tile_states s JOIN tiles t ON t.id = s.tile_id WHERE s.tile_id = $1`,
-    [tileId],
+    `SELECT status, value, version, last_event_id, changed_at, evaluation, rule_fingerprint = $2 AS on_current_rule
+       FROM tile_states WHERE tile_id = $1`,
+    [tileId, ruleFingerprint],
   );
   return rows[0];
 }
