@@ -1,6 +1,6 @@
 import type { Pool } from '@pulseboard/db';
 import { withCapLock } from './cap-lock.ts';
-import { writeControlChange, type ControlFeed } from './control-writes.ts';
+import { controlWrites, type ControlChangeOf, type ControlFeed } from './control-writes.ts';
 import type { NotificationType } from '@pulseboard/contracts';
 import type { Page } from '../params/pagination.ts';
 
@@ -78,51 +78,24 @@ export async function updateNotificationService(
 
 /**
  * Deletes the service and takes it off every tile that named it, in one
- * transaction. Those tiles changed: each of their projects' revision goes up
- * by one and a `tile_updated` message per tile leaves through the control
- * outbox (as any tile write), so caches of attached services (the
- * notification service's) drop it.
+ * control-plane write (control-writes.ts). Those tiles changed: each of their
+ * projects' revision goes up by one and a `tile_updated` message per tile
+ * leaves through the control outbox (as any tile write), so caches of
+ * attached services (the notification service's) drop it.
  */
 export async function deleteNotificationService(pool: Pool, feed: ControlFeed, accountId: number, id: number): Promise<boolean> {
-  const client = await pool.connect();
-  const touched = new Map<string, number[]>();
-  try {
-    await client.query('BEGIN');
+  const deleted = await controlWrites(pool, feed, async (client) => {
     const { rowCount } = await client.query('DELETE FROM notification_services WHERE id = $1 AND account_id = $2', [id, accountId]);
-    if ((rowCount ?? 0) > 0) {
-      const { rows } = await client.query<{ id: string; project_key: string }>(
-        'UPDATE tiles SET notification_service_ids = array_remove(notification_service_ids, $1::bigint), updated_at = now() WHERE $1::bigint = ANY(notification_service_ids) RETURNING id::text AS id, project_key',
-        [id],
-      );
-      for (const row of rows) touched.set(row.project_key, [...(touched.get(row.project_key) ?? []), Number(row.id)]);
-      for (const [projectKey, tileIds] of [...touched].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        const { rows: bumped } = await client.query<{ revision: string }>(
-          'UPDATE projects SET revision = revision + 1 WHERE project_key = $1 RETURNING revision::text AS revision',
-          [projectKey],
-        );
-        const revision = Number(bumped[0]!.revision);
-        for (const tileId of tileIds) await writeControlChange(client, feed, projectKey, revision, { change: 'tile_updated', tileId });
-        await feed.publishRevision(projectKey, revision);
-      }
-    }
-    await client.query('COMMIT');
-    if (touched.size > 0) feed.committed();
-    return (rowCount ?? 0) > 0;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    // As controlWrite does: the revisions Postgres still holds are published again.
-    if (touched.size > 0) {
-      const { rows } = await pool
-        .query<{ project_key: string; revision: string }>('SELECT project_key, revision::text AS revision FROM projects WHERE project_key = ANY($1::text[])', [
-          [...touched.keys()],
-        ])
-        .catch(() => ({ rows: [] as { project_key: string; revision: string }[] }));
-      for (const r of rows) await feed.publishRevision(r.project_key, Number(r.revision)).catch(() => undefined);
-    }
-    throw error;
-  } finally {
-    client.release();
-  }
+    if ((rowCount ?? 0) === 0) return undefined;
+    const { rows } = await client.query<{ id: string; project_key: string }>(
+      'UPDATE tiles SET notification_service_ids = array_remove(notification_service_ids, $1::bigint), updated_at = now() WHERE $1::bigint = ANY(notification_service_ids) RETURNING id::text AS id, project_key',
+      [id],
+    );
+    const changes = new Map<string, ControlChangeOf[]>();
+    for (const row of rows) changes.set(row.project_key, [...(changes.get(row.project_key) ?? []), { change: 'tile_updated', tileId: Number(row.id) }]);
+    return { result: true, projects: [...changes].map(([projectKey, tileChanges]) => ({ projectKey, changes: tileChanges })) };
+  });
+  return deleted === true;
 }
 
 /** Which of these ids are services of the account (a tile may only name its own account's). */

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Page } from '../params/pagination.ts';
 import { isUniqueViolation } from './unique-violation.ts';
-import { controlWrite, writeControlChange, type ControlFeed } from './control-writes.ts';
+import { controlWrite, controlWrites, type ControlFeed } from './control-writes.ts';
 
 export interface ProjectRecord {
   project_key: string;
@@ -66,41 +66,34 @@ export async function insertProject(
   p: NewProject,
   key: { hash: Buffer; prefix: string },
 ): Promise<ProjectRecord | 'no_account' | 'taken'> {
-  const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    const { rows } = await client.query<ProjectRecord & { revision: number }>(
-      `INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, burst_limit, hourly_request_limit, retention_days)
+    const created = await controlWrites(pool, feed, async (client) => {
+      const { rows } = await client.query<ProjectRecord & { revision: number }>(
+        `INSERT INTO projects (project_key, account_id, name, api_key_hash, api_key_prefix, monthly_quota, burst_limit, hourly_request_limit, retention_days)
        SELECT $2, id, $3, $4, $5, $6, $7, $8, $9 FROM accounts WHERE id = $1
        RETURNING ${PROJECT_COLUMNS}, revision`,
-      [
-        accountId,
-        p.project_key,
-        p.name,
-        key.hash,
-        key.prefix,
-        p.monthly_quota,
-        p.burst_limit ?? null,
-        p.hourly_request_limit ?? null,
-        p.retention_days ?? null,
-      ],
-    );
-    const created = rows[0];
-    if (created === undefined) {
-      await client.query('ROLLBACK');
-      return 'no_account';
-    }
-    await writeControlChange(client, feed, created.project_key, Number(created.revision), { change: 'project_created' });
-    await client.query('COMMIT');
-    feed.committed();
+        [
+          accountId,
+          p.project_key,
+          p.name,
+          key.hash,
+          key.prefix,
+          p.monthly_quota,
+          p.burst_limit ?? null,
+          p.hourly_request_limit ?? null,
+          p.retention_days ?? null,
+        ],
+      );
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      return { result: row, projects: [{ projectKey: row.project_key, changes: [{ change: 'project_created' }], createdRevision: Number(row.revision) }] };
+    });
+    if (created === undefined) return 'no_account';
     const { revision: _revision, ...project } = created;
     return project;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
     if (isUniqueViolation(error)) return 'taken';
     throw error;
-  } finally {
-    client.release();
   }
 }
 
