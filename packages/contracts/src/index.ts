@@ -24,3 +24,4 @@ export * from './integrations/index.ts';
 export * from './api/errors.schema.ts';
 export * from './api/resources.schema.ts';
 export * from './relay.ts';
+export * from './freshness.ts';

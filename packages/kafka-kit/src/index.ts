@@ -11,3 +11,4 @@ export * from './dead-letters.ts';
 export * from './metrics.ts';
 export * from './fetch-pacer.ts';
 export * from './batch-runner.ts';
+export * from './end-offsets.ts';
