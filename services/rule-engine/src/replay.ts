@@ -32,11 +32,39 @@ export interface PublishedState {
   changed_at: string | null;
 }
 
+/**
+ * How long tile_replays keeps a row: finished ones (done, failed, cancelled)
+ * an hour after they finished, long past the gateway's read of the outcome; a
+ * request still pending five minutes after it was made was abandoned (its
+ * gateway waits 30 s and then withdraws it; one that died first cannot) and
+ * is never applied. The engine, the table's owner, deletes both
+ * (`pruneReplays`, every `REPLAY_PRUNE_INTERVAL_MS`).
+ */
+export const REPLAY_RETENTION = { finishedKeptMs: 3_600_000, abandonedAfterMs: 300_000 } as const;
+export const REPLAY_PRUNE_INTERVAL_MS = 60_000;
+
 export async function pendingReplays(pool: Pool): Promise<ReplayRequest[]> {
   const { rows } = await pool.query<ReplayRequest>(
-    "SELECT id::int, tile_id::int, project_key, since, revision::int FROM tile_replays WHERE status = 'pending' ORDER BY id LIMIT 20",
+    "SELECT id::int, tile_id::int, project_key, since, revision::int FROM tile_replays WHERE status = 'pending' AND requested_at > now() - $1 * interval '1 millisecond' ORDER BY id LIMIT 20",
+    [REPLAY_RETENTION.abandonedAfterMs],
   );
   return rows;
+}
+
+/**
+ * Deletes the rows past `REPLAY_RETENTION`. A request an engine is taking
+ * stays locked until that engine commits; its row is then no longer pending
+ * and no longer old enough. Every engine instance may run it (the deletes
+ * repeat nothing).
+ */
+export async function pruneReplays(pool: Pool): Promise<{ finished: number; abandoned: number }> {
+  const finished = await pool.query("DELETE FROM tile_replays WHERE status <> 'pending' AND finished_at < now() - $1 * interval '1 millisecond'", [
+    REPLAY_RETENTION.finishedKeptMs,
+  ]);
+  const abandoned = await pool.query("DELETE FROM tile_replays WHERE status = 'pending' AND requested_at < now() - $1 * interval '1 millisecond'", [
+    REPLAY_RETENTION.abandonedAfterMs,
+  ]);
+  return { finished: finished.rowCount ?? 0, abandoned: abandoned.rowCount ?? 0 };
 }
 
 /** Takes a request in the claim's transaction (its row locked until that commits); false when it was cancelled or taken meanwhile. */

@@ -20,7 +20,7 @@ import { createEngineMetrics } from './metrics.ts';
 import { RulesCache } from './rules-cache.ts';
 import { committedEntries, historySource } from './repository.ts';
 import { readRelayBacklog } from './relay-backlog.ts';
-import { pendingReplays } from './replay.ts';
+import { pendingReplays, pruneReplays, REPLAY_PRUNE_INTERVAL_MS } from './replay.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
 const OFFSETS_TABLE = 'rule_engine_offsets';
@@ -168,6 +168,11 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     return replaying;
   };
   const replayPoller = setInterval(() => void runReplays(), env.RULE_ENGINE_REPLAY_POLL_MS);
+  // Finished and abandoned requests leave tile_replays (replay.ts, REPLAY_RETENTION).
+  const replayPruner = setInterval(
+    () => void pruneReplays(pool).catch((error: unknown) => logger.warn({ event: 'tile_replays_prune_failed', err: error })),
+    REPLAY_PRUNE_INTERVAL_MS,
+  );
 
   const ops =
     env.RULE_ENGINE_HTTP_PORT === 0
@@ -189,6 +194,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
       // Order: no new work (rules, timers, batches), send what committed work left in the outbox, then close.
       clearInterval(poller);
       clearInterval(replayPoller);
+      clearInterval(replayPruner);
       let owned: number[] = [];
       stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'rule-engine', [
         ['control_feed', () => control?.stop()],
