@@ -20,6 +20,7 @@ import {
 } from './replay.ts';
 import type { ProjectTiles, RuleChange, RulesCache } from './rules-cache.ts';
 import type { EngineMetrics } from './metrics.ts';
+import type { ProgressListener } from './freshness.ts';
 
 /** How soon a failed timer tick is tried again. */
 const TIMER_RETRY_MS = 1000;
@@ -65,6 +66,8 @@ export interface EngineDeps {
    * other are applied together: timer ticks are at least this far apart. Default 20.
    */
   timeGatherMs?: number;
+  /** Told each claim, release and committed batch: how current each partition is (freshness.ts). */
+  progress?: ProgressListener;
 }
 
 /** The project revision the accepting gateway knew, from the event's header; 0 when absent. */
@@ -109,12 +112,14 @@ export class RuleEngine {
       if (this.deps.partitionOf(row.project_key) === claim.partition) memory.wakes.set(row.tile_id, { projectKey: row.project_key, at: row.wake_at.getTime() });
     }
     this.memory.set(claim.partition, memory);
+    this.deps.progress?.claimed(claim.partition, claim);
     this.deps.onCommitted({ history: [], outbox: true, claimed: true }); // what a former owner left leaves now
     this.schedule();
   };
 
   readonly onRelease = (partition: number): void => {
     this.memory.delete(partition);
+    this.deps.progress?.released(partition);
   };
 
   private async projectStates(tx: PoolClient, memory: PartitionMemory, projectKey: string): Promise<Map<number, StoredState>> {
@@ -196,11 +201,13 @@ export class RuleEngine {
   }
 
   /** What a batch's transaction tells the consumer: all ok; memory learns the changes once it committed. */
-  private result({ messages, memory, set, started }: Evaluated): StateBatchResult {
+  private result({ messages, partition, memory, set, started }: Evaluated): StateBatchResult {
     return {
       outcomes: messages.map(() => OK),
       committed: () => {
         this.deps.metrics.batchApplied((performance.now() - started) / 1000);
+        const last = messages[messages.length - 1];
+        if (last !== undefined) this.deps.progress?.applied(partition, Date.parse(last.value.received_at));
         this.commit(memory, set);
       },
     };

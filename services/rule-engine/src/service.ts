@@ -5,6 +5,7 @@ import {
   BatchingProducer,
   OutboxRelay,
   createKafka,
+  endOffsetsReader,
   ensureTopics,
   instrumentKafka,
   partitionCount,
@@ -18,6 +19,7 @@ import type { RuleEngineEnv } from './env.ts';
 import { RuleEngine } from './engine.ts';
 import { createEngineMetrics } from './metrics.ts';
 import { RulesCache } from './rules-cache.ts';
+import { FreshnessReporter } from './freshness.ts';
 import { committedEntries, historySource } from './repository.ts';
 import { readRelayBacklog } from './relay-backlog.ts';
 import { pendingReplays, pruneReplays, REPLAY_PRUNE_INTERVAL_MS } from './replay.ts';
@@ -60,6 +62,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   ]);
   const partitions = await partitionCount(kafka, env.TOPIC_EVENTS);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
+  const freshness = new FreshnessReporter({ pool, topic: env.TOPIC_EVENTS, ends: endOffsetsReader(kafka, env.TOPIC_EVENTS), logger, registry: metrics.registry });
   producer.start();
 
   const ajv = createAjv();
@@ -101,6 +104,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     tracing,
     followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
     timeGatherMs: env.RULE_ENGINE_TIME_GATHER_MS,
+    progress: freshness,
   });
   // Control-plane writes, as they happen: a cached project older than the message is read again and
   // its loaded states move to the new rules (a tile nobody sends events to changes too). Before the
@@ -142,6 +146,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   claimed = () => consumer.claimedPartitions();
   engine.attach(consumer);
   relay.start();
+  freshness.start();
 
   let polling: Promise<void> | undefined;
   const refreshRules = () => {
@@ -207,6 +212,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
         ['relay', () => relay.stop()],
         ['producer', () => producer.stop()],
         ['kafka_signals', () => kafkaSignals.stop()],
+        ['freshness', () => freshness.stop()],
         ['postgres', () => pool.end()],
         ['ops_http', () => ops?.close()],
         ['tracing', () => tracing.shutdown()],
