@@ -62,7 +62,13 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   ]);
   const partitions = await partitionCount(kafka, env.TOPIC_EVENTS);
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
-  const freshness = new FreshnessReporter({ pool, topic: env.TOPIC_EVENTS, ends: endOffsetsReader(kafka, env.TOPIC_EVENTS), logger, registry: metrics.registry });
+  const freshness = new FreshnessReporter({
+    pool,
+    topic: env.TOPIC_EVENTS,
+    ends: endOffsetsReader(kafka, env.TOPIC_EVENTS),
+    logger,
+    registry: metrics.registry,
+  });
   producer.start();
 
   const ajv = createAjv();
