@@ -19,7 +19,7 @@ import { migrateAll } from '../../packages/db/src/index.ts';
 import { createLogger } from '../../packages/config/src/index.ts';
 import { API_KEY_PREFIX, generateSecret, hashSecret } from '../../packages/contracts/src/index.ts';
 import { loadGatewayEnv, startGateway } from '../../services/gateway/src/index.ts';
-import { scanPreviewEvents } from '../../services/gateway/src/repositories/preview-events.ts';
+import { scanPreviewEvents } from '@pulseboard/event-store';
 import { ruleReads } from '../../packages/rules/src/index.ts';
 import type { TileRule } from '../../packages/contracts/src/index.ts';
 import { PREVIEW_LIMITS } from '../../services/gateway/src/control/tile-preview-route.ts';

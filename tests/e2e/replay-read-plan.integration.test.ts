@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { createPool, migrateAll } from '@pulseboard/db';
 import { createScratchDatabase } from '@pulseboard/test-kit';
-import { previewEventsQuery } from '../../services/gateway/src/repositories/preview-events.ts';
-import { REPLAY_EVENTS_SQL } from '../../services/rule-engine/src/replay.ts';
+import { previewEventsQuery, REPLAY_EVENTS_SQL } from '@pulseboard/event-store';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const HOUR = 3_600_000;
@@ -19,8 +18,8 @@ interface PlanNode {
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 /**
- * A replay reads one project's events received since `since` (gateway
- * preview-events.ts with the engine's order, rule-engine replay.ts). The
+ * A replay reads one project's events received since `since` (event-store's
+ * preview-events.ts with the engine's order, and its replay-events.ts). The
  * events table is partitioned by the events' own time, so every partition is
  * searched: each must be searched by the project and receipt time
  * (events_project_received_idx), not read whole for the project.

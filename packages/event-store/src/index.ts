@@ -10,3 +10,5 @@ export * from './event-filters.ts';
 export * from './event-list.ts';
 export * from './event-units.ts';
 export * from './monthly-usage.ts';
+export * from './preview-events.ts';
+export * from './replay-events.ts';

@@ -1,6 +1,16 @@
-import type { Pool, PoolClient } from 'pg';
-import type { TileStatus, TileValue } from '@pulseboard/contracts';
-import { RulePreview, type RuleEvent, type TileState, type TileStateChange } from '@pulseboard/rules';
+import type { Pool, PoolClient } from "pg";
+import type { TileStatus, TileValue } from "@pulseboard/contracts";
+import {
+  RulePreview,
+  type RuleEvent,
+  type TileState,
+  type TileStateChange,
+} from "@pulseboard/rules";
+import {
+  openReplayEvents,
+  storeNextOffset,
+  type ReplayEventRow,
+} from "@pulseboard/event-store";
 
 /**
  * Applying a replay (POST /tiles/:id/replay, dry_run false) inside the
@@ -17,11 +27,23 @@ export interface ReplayRequest {
 }
 
 /** The bounds a replay is held to (the preview's: docs/api.md, Replay). */
-export const REPLAY_LIMITS = { maxEvents: 1_000_000, timeLimitMs: 10_000, storeWaitMs: 10_000 };
+export const REPLAY_LIMITS = {
+  maxEvents: 1_000_000,
+  timeLimitMs: 10_000,
+  storeWaitMs: 10_000,
+};
 
 /** What the gateway reads back: the outcome, or why there is none (a 400 on `field`, else a 503). */
 export type ReplayResult =
-  | { ok: true; state: PublishedState; live: PublishedState; equal: boolean; events_replayed: number; changes_total: number; until: string }
+  | {
+      ok: true;
+      state: PublishedState;
+      live: PublishedState;
+      equal: boolean;
+      events_replayed: number;
+      changes_total: number;
+      until: string;
+    }
   | { ok: false; field?: string; message: string };
 
 export interface PublishedState {
@@ -40,7 +62,10 @@ export interface PublishedState {
  * is never applied. The engine, the table's owner, deletes both
  * (`pruneReplays`, every `REPLAY_PRUNE_INTERVAL_MS`).
  */
-export const REPLAY_RETENTION = { finishedKeptMs: 3_600_000, abandonedAfterMs: 300_000 } as const;
+export const REPLAY_RETENTION = {
+  finishedKeptMs: 3_600_000,
+  abandonedAfterMs: 300_000,
+} as const;
 export const REPLAY_PRUNE_INTERVAL_MS = 60_000;
 
 export async function pendingReplays(pool: Pool): Promise<ReplayRequest[]> {
@@ -57,28 +82,41 @@ export async function pendingReplays(pool: Pool): Promise<ReplayRequest[]> {
  * and no longer old enough. Every engine instance may run it (the deletes
  * repeat nothing).
  */
-export async function pruneReplays(pool: Pool): Promise<{ finished: number; abandoned: number }> {
-  const finished = await pool.query("DELETE FROM tile_replays WHERE status <> 'pending' AND finished_at < now() - $1 * interval '1 millisecond'", [
-    REPLAY_RETENTION.finishedKeptMs,
-  ]);
-  const abandoned = await pool.query("DELETE FROM tile_replays WHERE status = 'pending' AND requested_at < now() - $1 * interval '1 millisecond'", [
-    REPLAY_RETENTION.abandonedAfterMs,
-  ]);
-  return { finished: finished.rowCount ?? 0, abandoned: abandoned.rowCount ?? 0 };
+export async function pruneReplays(
+  pool: Pool,
+): Promise<{ finished: number; abandoned: number }> {
+  const finished = await pool.query(
+    "DELETE FROM tile_replays WHERE status <> 'pending' AND finished_at < now() - $1 * interval '1 millisecond'",
+    [REPLAY_RETENTION.finishedKeptMs],
+  );
+  const abandoned = await pool.query(
+    "DELETE FROM tile_replays WHERE status = 'pending' AND requested_at < now() - $1 * interval '1 millisecond'",
+    [REPLAY_RETENTION.abandonedAfterMs],
+  );
+  return {
+    finished: finished.rowCount ?? 0,
+    abandoned: abandoned.rowCount ?? 0,
+  };
 }
 
 /** Takes a request in the claim's transaction (its row locked until that commits); false when it was cancelled or taken meanwhile. */
 export async function takeReplay(tx: PoolClient, id: number): Promise<boolean> {
-  const { rowCount } = await tx.query("SELECT 1 FROM tile_replays WHERE id = $1 AND status = 'pending' FOR UPDATE", [id]);
+  const { rowCount } = await tx.query(
+    "SELECT 1 FROM tile_replays WHERE id = $1 AND status = 'pending' FOR UPDATE",
+    [id],
+  );
   return rowCount === 1;
 }
 
-export async function finishReplay(tx: PoolClient, id: number, result: ReplayResult): Promise<void> {
-  await tx.query('UPDATE tile_replays SET status = $2, result = $3, finished_at = now() WHERE id = $1', [
-    id,
-    result.ok ? 'done' : 'failed',
-    JSON.stringify(result),
-  ]);
+export async function finishReplay(
+  tx: PoolClient,
+  id: number,
+  result: ReplayResult,
+): Promise<void> {
+  await tx.query(
+    "UPDATE tile_replays SET status = $2, result = $3, finished_at = now() WHERE id = $1",
+    [id, result.ok ? "done" : "failed", JSON.stringify(result)],
+  );
 }
 
 /**
@@ -90,10 +128,15 @@ export async function finishReplay(tx: PoolClient, id: number, result: ReplayRes
  */
 export async function waitForStore(
   tx: PoolClient,
-  key: { engineGroupId: string; storeGroupId: string; topic: string; partition: number },
+  key: {
+    engineGroupId: string;
+    storeGroupId: string;
+    topic: string;
+    partition: number;
+  },
 ): Promise<{ applied: number } | undefined> {
   const engine = await tx.query<{ next: string }>(
-    'SELECT next_offset::text AS next FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3',
+    "SELECT next_offset::text AS next FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3",
     [key.engineGroupId, key.topic, key.partition],
   );
   const applied = Number(engine.rows[0]?.next ?? -1);
@@ -101,39 +144,20 @@ export async function waitForStore(
   const deadline = Date.now() + REPLAY_LIMITS.storeWaitMs;
   for (;;) {
     // Read committed: each statement sees what the store committed meanwhile.
-    const store = await tx.query<{ next: string }>(
-      'SELECT next_offset::text AS next FROM store_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3',
-      [key.storeGroupId, key.topic, key.partition],
-    );
-    if (Number(store.rows[0]?.next ?? -1) >= applied) return { applied };
+    if (
+      (await storeNextOffset(tx, {
+        groupId: key.storeGroupId,
+        topic: key.topic,
+        partition: key.partition,
+      })) >= applied
+    )
+      return { applied };
     if (Date.now() > deadline) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-interface EventRow {
-  id: string;
-  type: string;
-  name: string;
-  time: number;
-  received: number;
-  severity: string | null;
-  source: string | null;
-  channel: string | null;
-  labels: string[];
-  attributes: Record<string, unknown>;
-}
-
 const BATCH = 5000;
-
-/**
- * A project's stored events received from $2 on, of partition $3 below offset
- * $4, in the engine's order. Bounded by the store's events_project_received_idx
- * (project, received_at) in every partition of the events table.
- */
-export const REPLAY_EVENTS_SQL = `SELECT id::text, type, name, (extract(epoch FROM occurred_at) * 1000)::float8 AS time, (extract(epoch FROM received_at) * 1000)::float8 AS received, severity, source, channel, labels, attributes
-  FROM events WHERE project_key = $1 AND received_at >= $2 AND (kafka_partition IS NULL OR (kafka_partition = $3 AND kafka_offset < $4))
- ORDER BY kafka_partition NULLS FIRST, kafka_offset, received_at, id`;
 
 /**
  * The tile's rule over the project's stored events received from `since` on,
@@ -145,32 +169,44 @@ export const REPLAY_EVENTS_SQL = `SELECT id::text, type, name, (extract(epoch FR
 export async function replayStored(
   tx: PoolClient,
   preview: RulePreview,
-  scan: { projectKey: string; since: Date; partition: number; applied: number; now: number },
-): Promise<'done' | 'too_many' | 'too_slow'> {
+  scan: {
+    projectKey: string;
+    since: Date;
+    partition: number;
+    applied: number;
+    now: number;
+  },
+): Promise<"done" | "too_many" | "too_slow"> {
   const deadline = Date.now() + REPLAY_LIMITS.timeLimitMs;
-  await tx.query(`DECLARE tile_replay NO SCROLL CURSOR FOR ${REPLAY_EVENTS_SQL}`, [scan.projectKey, scan.since, scan.partition, scan.applied]);
+  const cursor = await openReplayEvents(tx, {
+    projectKey: scan.projectKey,
+    since: scan.since,
+    partition: scan.partition,
+    before: scan.applied,
+  });
   let seen = 0;
-  let end: 'done' | 'too_many' | 'too_slow' = 'done';
+  let end: "done" | "too_many" | "too_slow" = "done";
   for (;;) {
-    const { rows } = await tx.query<EventRow>(`FETCH ${BATCH} FROM tile_replay`);
+    const rows = await cursor.fetch(BATCH);
     seen += rows.length;
     if (seen > REPLAY_LIMITS.maxEvents) {
-      end = 'too_many';
+      end = "too_many";
       break;
     }
-    for (const row of rows) preview.push(toRuleEvent(row), Math.floor(row.received));
+    for (const row of rows)
+      preview.push(toRuleEvent(row), Math.floor(row.received));
     if (rows.length < BATCH) break;
     if (Date.now() > deadline) {
-      end = 'too_slow';
+      end = "too_slow";
       break;
     }
   }
-  await tx.query('CLOSE tile_replay');
+  await cursor.close();
   preview.finish(scan.now);
   return end;
 }
 
-function toRuleEvent(row: EventRow): RuleEvent {
+function toRuleEvent(row: ReplayEventRow): RuleEvent {
   return {
     id: Number(row.id),
     type: row.type,
@@ -185,8 +221,15 @@ function toRuleEvent(row: EventRow): RuleEvent {
 }
 
 /** The tile's history from `since` on goes: the replay's takes its place. */
-export async function deleteHistorySince(tx: PoolClient, tileId: number, since: Date): Promise<number> {
-  const { rowCount } = await tx.query('DELETE FROM tile_state_history WHERE tile_id = $1 AND changed_at >= $2', [tileId, since]);
+export async function deleteHistorySince(
+  tx: PoolClient,
+  tileId: number,
+  since: Date,
+): Promise<number> {
+  const { rowCount } = await tx.query(
+    "DELETE FROM tile_state_history WHERE tile_id = $1 AND changed_at >= $2",
+    [tileId, since],
+  );
   return rowCount ?? 0;
 }
 
@@ -195,8 +238,13 @@ export const published = (state: TileState): PublishedState => ({
   value: state.value,
   version: state.version,
   last_event_id: state.last_event_id,
-  changed_at: state.changed_at === null ? null : new Date(state.changed_at).toISOString(),
+  changed_at:
+    state.changed_at === null ? null : new Date(state.changed_at).toISOString(),
 });
 
 /** The replay's changes numbered on from the live version `base`, so every reader that orders by version takes them as newer. */
-export const renumbered = (changes: readonly TileStateChange[], base: number): TileStateChange[] => changes.map((c, i) => ({ ...c, version: base + i + 1 }));
+export const renumbered = (
+  changes: readonly TileStateChange[],
+  base: number,
+): TileStateChange[] =>
+  changes.map((c, i) => ({ ...c, version: base + i + 1 }));

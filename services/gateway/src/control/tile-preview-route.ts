@@ -6,7 +6,7 @@ import { readableProjects } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, SECURITY } from '../openapi/route-docs.ts';
 import { parseTime } from '../params/time-window.ts';
-import { scanPreviewEvents } from '../repositories/preview-events.ts';
+import { scanPreviewEvents } from '@pulseboard/event-store';
 import { previewTileBody, type PreviewTileBody } from './tile-schemas.ts';
 
 const HOUR_MS = 3_600_000;

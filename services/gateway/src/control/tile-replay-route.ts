@@ -5,7 +5,7 @@ import { compileEvaluator, RulePreview, ruleReads, type TileState } from '@pulse
 import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, SECURITY } from '../openapi/route-docs.ts';
 import { notFound } from '../error-handler.ts';
 import { parseTime } from '../params/time-window.ts';
-import { scanPreviewEvents } from '../repositories/preview-events.ts';
+import { scanPreviewEvents } from '@pulseboard/event-store';
 import { awaitReplay, findEvaluatedTileState, requestReplay } from '@pulseboard/tile-state-store';
 import { projectRevision, tileRuleFingerprint } from '../repositories/tile-rule-versions.ts';
 import type { TileRecord } from '../repositories/tiles.ts';

@@ -29,8 +29,7 @@ const BATCH = 5000;
 /**
  * The project's stored events from `since` on, in timestamp order, handed to
  * `each` with the time the gateway received them, read through a cursor in
- * batches (never all held at once). The events table is the store's; the
- * gateway only reads it, as for GET /events.
+ * batches (never all held at once): the gateway's preview and dry-run replay.
  */
 export async function scanPreviewEvents(pool: Pool, scan: PreviewScan, each: (event: RuleEvent, receivedMs: number) => void): Promise<ScanEnd> {
   const deadline = Date.now() + scan.timeLimitMs;
