@@ -94,4 +94,30 @@ describe('upgrading an events table that has rows (the partitioning migration)',
     ]);
     await expectReadable(pool);
   });
+
+  it("drops the old partition's indexes that are none of events' own (the old primary key, full copies of partial ones)", async () => {
+    const { url, pool } = await legacyInstallation();
+    const extraIndexes = async () =>
+      (
+        await pool.query<{ name: string }>(
+          `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            WHERE i.indrelid IN ('events_legacy'::regclass, 'event_labels_legacy'::regclass)
+              AND NOT EXISTS (SELECT 1 FROM pg_inherits x WHERE x.inhrelid = i.indexrelid) ORDER BY 1`,
+        )
+      ).rows.map((r) => r.name);
+    // Up to the index set's migration (partitioning, Kafka positions, the receipt index).
+    await runMigrations({ databaseUrl: url, dir: MIGRATIONS_DIR, service: 'store', count: 3 });
+    expect(await extraIndexes()).toEqual([
+      'events_pkey_legacy',
+      'events_project_channel_time_idx_legacy',
+      'events_project_correlation_time_idx_legacy',
+      'events_project_severity_time_idx_legacy',
+      'events_project_source_time_idx_legacy',
+    ]);
+    await runMigrations({ databaseUrl: url, dir: MIGRATIONS_DIR, service: 'store' });
+    expect(await extraIndexes()).toEqual([]);
+    await expectReadable(pool);
+    // An event found by its id still is, through the (id, occurred_at) index attached to events'.
+    expect((await pool.query('SELECT id FROM events WHERE id = 7')).rowCount).toBe(1);
+  });
 });
