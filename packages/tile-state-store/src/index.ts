@@ -10,3 +10,4 @@ export * from './tile-states.ts';
 export * from './tile-history.ts';
 export * from './tile-replays.ts';
 export * from './feed-catch-up.ts';
+export * from './freshness.ts';

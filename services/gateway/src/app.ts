@@ -112,6 +112,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     pool,
     controlFeed,
     refusals,
+    freshness: deps.projectFreshness,
     limitDefaults: deps.limitDefaults,
     ceilings: { monthlyQuota: env.ACCOUNT_MAX_MONTHLY_QUOTA, burst: env.ACCOUNT_MAX_BURST_LIMIT, hourly: env.ACCOUNT_MAX_HOURLY_REQUEST_LIMIT },
   });

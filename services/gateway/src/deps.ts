@@ -16,6 +16,7 @@ import type { Limiter } from './limits/limiter.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import type { RedisClient } from './redis-client.ts';
 import type { ControlFeed } from './repositories/control-writes.ts';
+import type { ProjectFreshness } from './freshness.ts';
 
 /**
  * What the composition root (service.ts) builds, once. Only app.ts reads it:
@@ -45,6 +46,8 @@ export interface GatewayDeps {
   /** Send requests to the notification service, and the outcomes it reports back. */
   requestNotification: (request: NotificationRequest) => Promise<void>;
   notificationOutcomes: ReplyWaiter<string, NotificationOutcome>;
+  /** How far behind live a project's tiles are (GET /projects/:id). */
+  projectFreshness: ProjectFreshness;
   /** Whether Kafka is connected, for readiness. */
   kafkaReady: () => boolean;
   /** Spans per request (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */

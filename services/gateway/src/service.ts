@@ -2,11 +2,20 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, startTracing, warnOutboundPolicy, type Logger } from '@pulseboard/config';
 import { closeHttpWithin } from './http-close.ts';
-import { BatchingProducer, OutboxRelay, createKafka, ensureTopics, runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
+import {
+  BatchingProducer,
+  OutboxRelay,
+  createKafka,
+  endOffsetsReader,
+  ensureTopics,
+  runFanOutConsumer,
+  type RunningFanOutConsumer,
+} from '@pulseboard/kafka-kit';
 import { TOPICS, type RuleOutcome } from '@pulseboard/contracts';
 import { createPool, outboxSource, runMigrations } from '@pulseboard/db';
 import type { GatewayEnv } from './env.ts';
 import type { GatewayDeps } from './deps.ts';
+import { projectFreshness } from './freshness.ts';
 import { buildApp } from './app.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { AuthThrottle } from './auth/auth-throttle.ts';
@@ -139,6 +148,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     seconds: env.EVENT_ID_RESERVE_SECONDS,
   });
   await eventIds.fill();
+  // Bounded below a request's patience: with Kafka away the route answers `unknown` within a second.
+  const eventEnds = endOffsetsReader(kafka, env.TOPIC_EVENTS, { timeoutMs: 1000 });
   const deps: GatewayDeps = {
     env,
     logger,
@@ -162,6 +173,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     ...(ruleOutcomes === undefined ? {} : { ruleOutcomes }),
     requestNotification: (request) => producer.send(env.TOPIC_NOTIFICATION_REQUESTS, TOPICS.notificationRequests.encode(request)),
     notificationOutcomes,
+    projectFreshness: projectFreshness(pool, env.TOPIC_EVENTS, eventEnds),
     kafkaReady: () => producer.ready,
     tracing,
     now,
@@ -186,6 +198,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
         ['notification_outcomes', () => notificationReader?.stop()],
         ['control_relay', () => controlRelay.stop()],
         ['producer', () => producer.stop()],
+        ['event_ends', () => eventEnds.stop()],
         ['stores', () => Promise.allSettled([pool.end(), redis.quit()])],
         ['tracing', () => tracing.shutdown()],
       ]);

@@ -390,7 +390,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One project */
+        /**
+         * One project, and how far behind live its tiles are
+         * @description `freshness` says how current the project's tiles are: 0 s (`live`) when the rule engine has applied every event the gateway acknowledged on the project's partition, else the seconds since `applied_through` (every event accepted before it is on the tiles); `behind` from 30 s, `far_behind` from 300 s (docs/api.md, Freshness).
+         */
         get: operations["getApiV1ProjectsId"];
         /** Change name, settings, or (user token only) limits and quota */
         put: operations["putApiV1ProjectsId"];
@@ -1037,6 +1040,47 @@ export interface components {
             settings: Record<string, never>;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** ProjectDetail */
+        ProjectDetail: {
+            account_id: number;
+            api_key_prefix: string;
+            burst_limit: number | null;
+            /** Format: date-time */
+            created_at: string;
+            freshness: components["schemas"]["ProjectFreshness"];
+            hourly_request_limit: number | null;
+            /** @description The project key (projects are named by their key) */
+            id: string;
+            limits: {
+                burst_per_minute: number;
+                monthly_quota: number;
+                project_hourly_requests: number;
+                retention_days: number;
+            };
+            monthly_quota: number;
+            name: string;
+            project_key: string;
+            retention_days: number | null;
+            settings: Record<string, never>;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * ProjectFreshness
+         * @description How far behind live the project's tiles are: `live` under 30 s, `behind` from 30 s, `far_behind` from 300 s, `unknown` when Kafka's end offsets cannot be read or the rule engine has not reported yet
+         */
+        ProjectFreshness: {
+            /** @description Every event accepted before this time is on the tiles (to about a second) */
+            applied_through: string | null;
+            /** @description 0 when the rule engine has applied every event the gateway acknowledged on the project's partition; else seconds since `applied_through` */
+            behind_seconds: number | null;
+            /** Format: date-time */
+            measured_at: string;
+            /** @description Events acknowledged on the project's partition (shared with other projects) not yet applied */
+            pending_events: number | null;
+            /** @enum {string} */
+            status: "live" | "behind" | "far_behind" | "unknown";
         };
         /** ProjectWithKey */
         ProjectWithKey: {
@@ -5543,14 +5587,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The project */
+            /** @description The project with its `freshness` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Project"];
+                        data: components["schemas"]["ProjectDetail"];
                     };
                 };
             };

@@ -2,6 +2,7 @@ import { EVENT_TYPES, SEVERITIES } from '../event-envelope.schema.ts';
 import { NOTIFICATION_TYPES } from '../notification.schema.ts';
 import { TILE_CHANGE_CAUSES, tileValueSchema } from '../tile-change.schema.ts';
 import { TILE_STATUSES } from '../tile-rule.schema.ts';
+import { projectFreshnessSchema } from '../freshness.ts';
 
 /**
  * The bodies the gateway answers with (the HTTP API's resources). The routes
@@ -170,6 +171,16 @@ export const projectSchema = {
   additionalProperties: false,
   required: Object.keys(projectProperties) as (keyof typeof projectProperties)[],
   properties: projectProperties,
+} as const;
+
+/** One project as `GET /projects/{key}` answers it: the project, and how far behind live its tiles are. */
+export const projectDetailSchema = {
+  $id: `${S}project-detail.json`,
+  title: 'ProjectDetail',
+  type: 'object',
+  additionalProperties: false,
+  required: [...(Object.keys(projectProperties) as (keyof typeof projectProperties)[]), 'freshness'],
+  properties: { ...projectProperties, freshness: { $ref: projectFreshnessSchema.$id } },
 } as const;
 
 /** A project with its API key: shown once, when the key is made (admin create, regenerate_key). */
@@ -538,6 +549,8 @@ export const API_RESOURCE_SCHEMAS = [
   webhookBatchAcceptedSchema,
   storedEventSchema,
   projectSchema,
+  projectFreshnessSchema,
+  projectDetailSchema,
   projectWithKeySchema,
   tileSchema,
   tileStateSchema,

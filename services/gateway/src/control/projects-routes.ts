@@ -12,7 +12,8 @@ import type { ControlFeed } from '../repositories/control-writes.ts';
 import { presentProject } from './present.ts';
 import { recentRefusalsSchema, REFUSAL_MINUTES, type RefusalLog } from '../limits/refusals.ts';
 import { findAccountCeilings } from '../repositories/accounts.ts';
-import { projectSchema, projectWithKeySchema } from '@pulseboard/contracts';
+import { projectDetailSchema, projectSchema, projectWithKeySchema } from '@pulseboard/contracts';
+import type { ProjectFreshness } from '../freshness.ts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, listQuery, page, SECURITY } from '../openapi/route-docs.ts';
 import { LIMIT_FIELDS, regenerateKeyBody, updateProjectBody, type RegenerateKeyBody, type UpdateProjectBody } from './project-schemas.ts';
 
@@ -21,6 +22,7 @@ export interface ProjectRouteDeps {
   pool: Pool;
   controlFeed: ControlFeed;
   refusals: Pick<RefusalLog, 'recent'>;
+  freshness: ProjectFreshness;
   limitDefaults: Pick<LimitDefaults, 'burst' | 'projectHourly' | 'retentionDays'>;
   ceilings: Ceilings;
 }
@@ -108,9 +110,19 @@ export function registerProjectRoutes(app: FastifyInstance, deps: ProjectRouteDe
       {
         preValidation: loadProject,
         config: { openapi: { params: projectParams } },
-        schema: doc('One project', { 200: data(projectSchema, 'The project'), ...errors('envelope', [404, ...AUTHENTICATED]) }),
+        schema: {
+          ...doc('One project, and how far behind live its tiles are', {
+            200: data(projectDetailSchema, 'The project with its `freshness`'),
+            ...errors('envelope', [404, ...AUTHENTICATED]),
+          }),
+          description:
+            "`freshness` says how current the project's tiles are: 0 s (`live`) when the rule engine has applied every event the gateway acknowledged on the project's partition, else the seconds since `applied_through` (every event accepted before it is on the tiles); `behind` from 30 s, `far_behind` from 300 s (docs/api.md, Freshness).",
+        },
       },
-      async (request, reply) => reply.send({ data: present(request.targetProject!) }),
+      async (request, reply) => {
+        const project = request.targetProject!;
+        return reply.send({ data: { ...present(project), freshness: await deps.freshness(project.project_key) } });
+      },
     );
 
     api.get<WithId>(

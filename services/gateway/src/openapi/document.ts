@@ -37,6 +37,7 @@ export async function generateOpenApiDocument(): Promise<object> {
     ruleOutcomes: inert,
     requestNotification: inert,
     notificationOutcomes: inert,
+    projectFreshness: inert,
     kafkaReady: () => false,
     tracing: NO_TRACING,
     now: Date.now,
