@@ -8,12 +8,13 @@ import type { TileChange } from '@pulseboard/contracts';
 
 /** A project's changes after position `since`, oldest first, at most `limit` of them. */
 export async function changesAfter(client: Queryable, projectKey: string, since: number, limit: number): Promise<TileChange[]> {
-  const { rows } = await client.query<TileChange & { changed_at: Date }>(
-    `SELECT id AS position, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause
+  const { rows } = await client.query<Omit<TileChange, 'changed_at' | 'group'> & { changed_at: Date; group_key: string }>(
+    `SELECT id AS position, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, group_key
        FROM tile_state_history WHERE project_key = $1 AND id > $2 ORDER BY id LIMIT $3`,
     [projectKey, since, limit],
   );
-  return rows.map((r) => ({ ...r, changed_at: r.changed_at.toISOString() }));
+  // A group's change carries its group, as on the tile-changes topic.
+  return rows.map(({ group_key: group, ...r }) => ({ ...r, changed_at: r.changed_at.toISOString(), ...(group === '' ? {} : { group }) }));
 }
 
 /** The newest position of the history, of one project or (no key) of every project; 0 before any change. */

@@ -20,7 +20,7 @@ export interface PageWindow {
 
 /**
  * A page of one tile's changes in [since, until), newest first, and how many
- * there are in the span (GET /tiles/:id/history; the unit its events carry is
+ * there are in the span: the tile's own (`group` ''), or one group's of a grouped tile (GET /tiles/:id/history; the unit its events carry is
  * the store's, read through @pulseboard/event-store).
  */
 export async function selectTileHistory(
@@ -29,18 +29,19 @@ export async function selectTileHistory(
   since: Date,
   until: Date,
   page: PageWindow,
+  group = '',
 ): Promise<{ rows: TileHistoryRow[]; total: number }> {
   const { rows } = await pool.query<TileHistoryRow & { total: number }>(
     `WITH span AS (
        SELECT id, status, previous_status, value, version, event_id, cause, changed_at
-         FROM tile_state_history WHERE tile_id = $1 AND changed_at >= $2 AND changed_at < $3
+         FROM tile_state_history WHERE tile_id = $1 AND group_key = $6 AND changed_at >= $2 AND changed_at < $3
      ), counted AS (SELECT count(*)::int AS total FROM span),
      paged AS (SELECT * FROM span ORDER BY id DESC LIMIT $4 OFFSET $5)
      SELECT p.id AS position, p.status, p.previous_status, p.value, p.version, p.event_id, p.cause, p.changed_at, c.total
        FROM counted c
        LEFT JOIN paged p ON true
       ORDER BY p.id DESC`,
-    [tileId, since, until, page.perPage, page.offset],
+    [tileId, since, until, page.perPage, page.offset, group],
   );
   const total = rows[0]?.total ?? 0;
   return { rows: rows.filter((row) => row.position !== null), total };

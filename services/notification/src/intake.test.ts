@@ -74,6 +74,15 @@ describe('transitionDeliveries', () => {
     expect(asked).toEqual([]);
   });
 
+  it("a grouped tile notifies on its own transitions, not each group's", async () => {
+    const { found } = lookup({ 10: { accountId: 1, serviceIds: [7] } });
+    const rows = await transitionDeliveries(
+      [change({ position: 20, group: 'web-1', value: 97 }), change({ position: 21, group: 'web-2', value: 99 }), change({ position: 22, value: 2 })],
+      found,
+    );
+    expect(rows.map((r) => [r.id, (r.payload as { value: unknown }).value])).toEqual([['dlv_22_7', 2]]);
+  });
+
   it('the same change twice gives the same delivery ids (a redelivered message is a no-op downstream)', async () => {
     const { found } = lookup({ 10: { accountId: 1, serviceIds: [7] } });
     const once = await transitionDeliveries([change({ position: 9 })], found);

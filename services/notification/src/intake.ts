@@ -30,10 +30,13 @@ export function revisionOf(header: Buffer | string | (Buffer | string)[] | undef
 /**
  * Status transitions (not value-only changes) become one delivery per service
  * the tile names; its id (`dlv_<position>_<service>`) makes a redelivered
- * change a no-op. Changes of tiles that notify nobody become nothing.
+ * change a no-op. Changes of tiles that notify nobody become nothing. A
+ * grouped tile notifies on its own transitions (its worst group's status),
+ * not on each group's (a change with `group`): a storm of groups flipping
+ * together is one message per change of the worst status.
  */
 export async function transitionDeliveries(changes: readonly ConsumedChange[], targets: TargetLookup): Promise<NewDelivery[]> {
-  const transitions = changes.filter((m) => m.value.status !== m.value.previous_status);
+  const transitions = changes.filter((m) => m.value.group === undefined && m.value.status !== m.value.previous_status);
   if (transitions.length === 0) return [];
   const found = await targets.targetsFor(
     transitions.map((m) => ({ projectKey: m.value.project_key, tileId: m.value.tile_id, revision: revisionOf(m.raw.headers?.[PROJECT_REVISION_HEADER]) })),

@@ -4,10 +4,13 @@ import { firstTraceparent, messageTraceparents, traceBatch, type Tracing } from 
 import { OUTCOME_WANTED_HEADER, PROJECT_REVISION_HEADER, type IngestedEvent } from '@pulseboard/contracts';
 import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
 import type { TileRule } from '@pulseboard/contracts';
-import { adoptRule, RulePreview, toRuleEvent, type CompiledTile, type TileState, type TileStateChange } from '@pulseboard/rules';
+import { adoptGroupedRule, adoptRule, RulePreview, toRuleEvent, type CompiledTile, type TileState, type TileStateChange } from '@pulseboard/rules';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
+import { loadGroups, type TileGroups } from './group-repository.ts';
+import { advanceGroupedTile, applyGroupedEvent, groupsIn, isGrouped, recordAdoption, type GroupedContext } from './grouped-tiles.ts';
 import { claimHistoryStream, insertHistory, loadStates, wakingTiles, type CommittedHistoryRow, type StoredState } from './repository.ts';
 import {
+  announceReplaced,
   deleteHistorySince,
   finishReplay,
   published,
@@ -30,6 +33,8 @@ class PartitionMemory {
   /** The history relay stream of this partition (written into each history row). */
   constructor(readonly stream: number) {}
   readonly projects = new Map<string, Map<number, StoredState>>();
+  /** Grouped tiles' groups, by project (loaded with its states). */
+  readonly groups = new Map<string, TileGroups>();
   /** tile id → when it needs `advance` next (engine time) and its project. */
   readonly wakes = new Map<number, { projectKey: string; at: number }>();
 }
@@ -126,9 +131,19 @@ export class RuleEngine {
     let states = memory.projects.get(projectKey);
     if (states === undefined) {
       states = await loadStates(tx, projectKey);
+      memory.groups.set(projectKey, await loadGroups(tx, projectKey));
       memory.projects.set(projectKey, states);
     }
     return states;
+  }
+
+  /** A change set whose grouped tiles' wake times see the partition's groups in memory. */
+  private newSet(memory: PartitionMemory): ChangeSet {
+    return new ChangeSet(this.rulesRevision, (projectKey, tileId) => memory.groups.get(projectKey)?.get(tileId));
+  }
+
+  private groupedContext(memory: PartitionMemory, set: ChangeSet, states: Map<number, StoredState>, project: ProjectTiles): GroupedContext {
+    return { set, states, groups: memory.groups.get(project.projectKey), projectKey: project.projectKey, maxGroups: project.maxGroupsPerTile };
   }
 
   /** A tile's state as this transaction sees it, adopted to the tile's current rule if that changed while it was away. */
@@ -227,7 +242,7 @@ export class RuleEngine {
     // Wall-clock time, not the engine clock: how long the oldest event took to get here.
     const receivedMs = Date.parse(messages[0]?.value.received_at ?? '');
     if (!Number.isNaN(receivedMs)) this.deps.metrics.batchWaited(Math.max(0, Date.now() - receivedMs) / 1000);
-    const set = new ChangeSet(this.rulesRevision);
+    const set = this.newSet(memory);
     set.traceparent = traceparent;
     const loaded = new Map<string, Map<number, StoredState>>();
     for (const message of messages) {
@@ -237,11 +252,17 @@ export class RuleEngine {
         states = await this.projectStates(tx, memory, event.project_key);
         loaded.set(event.project_key, states);
       }
-      const project = await this.rulesFor(message, set, states, now);
+      const project = await this.rulesFor(message, set, states, now, memory);
       const ruleEvent = toRuleEvent(event);
       let affected = 0;
+      const tileGroups = memory.groups.get(event.project_key);
       for (const tile of project.rules.matching(ruleEvent)) {
         const row = project.rows.get(tile.id)!;
+        if (isGrouped(tile, tileGroups?.get(tile.id))) {
+          // Counted once per tile, however many of its groups the event changed.
+          if (applyGroupedEvent(this.groupedContext(memory, set, states, project), tile, row, ruleEvent, now)) affected++;
+          continue;
+        }
         const { state, before, adopted } = this.stateOf(set, states, tile, row.fingerprint, now);
         if (adopted !== undefined) set.record(row, event.project_key, adopted, before);
         const step = tile.evaluator.applyEvent(state, ruleEvent, now);
@@ -261,7 +282,13 @@ export class RuleEngine {
    * (the same step a control-topic message or the poll would take), so no
    * later adoption overwrites what this event does.
    */
-  private async rulesFor(message: ConsumedMessage<IngestedEvent>, set: ChangeSet, states: Map<number, StoredState>, now: number): Promise<ProjectTiles> {
+  private async rulesFor(
+    message: ConsumedMessage<IngestedEvent>,
+    set: ChangeSet,
+    states: Map<number, StoredState>,
+    now: number,
+    memory: PartitionMemory,
+  ): Promise<ProjectTiles> {
     const projectKey = message.value.project_key;
     const wanted = this.deps.followRevisions ? stampedRevision(message) : 0;
     const cached = this.deps.rules.cached(projectKey);
@@ -270,7 +297,7 @@ export class RuleEngine {
     const { tiles, change } = await this.deps.rules.atLeast(projectKey, wanted);
     if (change !== undefined) {
       this.deps.metrics.rulesReloaded('event');
-      this.adoptAll(change.previous, change.next, states, set, now);
+      this.adoptAll(change.previous, change.next, states, set, now, memory.groups.get(projectKey));
     }
     return tiles;
   }
@@ -280,6 +307,17 @@ export class RuleEngine {
     for (const tileId of set.deleted) {
       memory.wakes.delete(tileId);
       for (const states of memory.projects.values()) states.delete(tileId);
+      for (const groups of memory.groups.values()) groups.delete(tileId);
+    }
+    for (const [tileId, writes] of set.groups) {
+      for (const write of writes.values()) {
+        const projectGroups = memory.groups.get(write.projectKey);
+        if (projectGroups === undefined) continue;
+        let groups = projectGroups.get(tileId);
+        if (groups === undefined) projectGroups.set(tileId, (groups = new Map()));
+        if (write.group === null) groups.delete(write.key);
+        else groups.set(write.key, write.group);
+      }
     }
     for (const write of set.states.values()) {
       const states = memory.projects.get(write.projectKey);
@@ -334,7 +372,7 @@ export class RuleEngine {
         const memory = this.memory.get(partition);
         if (memory === undefined) return;
         const now = this.deps.clock();
-        const set = new ChangeSet(this.rulesRevision);
+        const set = this.newSet(memory);
         for (const [tileId, wake] of [...memory.wakes]) {
           if (wake.at > now) continue;
           const project = await this.deps.rules.get(wake.projectKey);
@@ -345,6 +383,10 @@ export class RuleEngine {
           if (tile === undefined || row === undefined || before === undefined) {
             if (tile === undefined && before !== undefined) set.delete(tileId);
             else memory.wakes.delete(tileId);
+            continue;
+          }
+          if (isGrouped(tile, memory.groups.get(wake.projectKey)?.get(tileId))) {
+            advanceGroupedTile(this.groupedContext(memory, set, states, project), tile, row, now);
             continue;
           }
           const { state, adopted } = this.stateOf(set, states, tile, row.fingerprint, now);
@@ -372,7 +414,7 @@ export class RuleEngine {
         if (!memory.projects.has(change.projectKey)) continue;
         await this.consumer?.withClaim(partition, async (tx) => {
           const states = await this.projectStates(tx, memory, change.projectKey);
-          const set = this.adoptAll(change.previous, change.next, states, new ChangeSet(this.rulesRevision), this.deps.clock());
+          const set = this.adoptAll(change.previous, change.next, states, this.newSet(memory), this.deps.clock(), memory.groups.get(change.projectKey));
           await set.write(tx, partition, memory.stream, this.deps.topics);
           return () => this.commit(memory, set);
         });
@@ -387,7 +429,14 @@ export class RuleEngine {
    * current rule is left alone, so running this twice (an event's re-read,
    * then the control topic's message) changes nothing the second time.
    */
-  private adoptAll(previous: ProjectTiles, next: ProjectTiles, states: Map<number, StoredState>, set: ChangeSet, now: number): ChangeSet {
+  private adoptAll(
+    previous: ProjectTiles,
+    next: ProjectTiles,
+    states: Map<number, StoredState>,
+    set: ChangeSet,
+    now: number,
+    tileGroups: TileGroups | undefined,
+  ): ChangeSet {
     const tileIds = new Set(states.keys());
     for (const write of set.states.values()) if (write.projectKey === next.projectKey) tileIds.add(write.tileId);
     for (const tileId of tileIds) {
@@ -402,6 +451,12 @@ export class RuleEngine {
       }
       if (before.fingerprint === row.fingerprint) continue;
       const old = previous.rows.get(tileId)?.fingerprint === before.fingerprint ? previous.rules.tiles.get(tileId) : undefined;
+      const committed = tileGroups?.get(tileId);
+      if (isGrouped(tile, committed) || old?.grouping) {
+        const groups = groupsIn(set, committed, tileId);
+        recordAdoption(set, row, next.projectKey, adoptGroupedRule(old, tile, before, groups, now), groups, before);
+        continue;
+      }
       set.record(row, next.projectKey, adoptRule(old, tile, before, now), before);
     }
     return set;
@@ -434,6 +489,9 @@ export class RuleEngine {
       const tile = project.rules.tiles.get(request.tile_id);
       const row = project.rows.get(request.tile_id);
       if (tile === undefined || row === undefined) return void (await fail('the tile no longer exists'));
+      if (tile.grouping !== null || (memory.groups.get(request.project_key)?.get(tile.id)?.size ?? 0) > 0) {
+        return void (await fail('a grouped tile (group_by) cannot be replayed; preview its rule instead', 'rule'));
+      }
       const stored = await waitForStore(tx, {
         engineGroupId: this.deps.groupId,
         storeGroupId: this.deps.storeGroupId,
@@ -448,7 +506,7 @@ export class RuleEngine {
       if (end === 'too_slow') return void (await fail('takes more than 10 s to read; choose a later since', 'since'));
 
       const states = await this.projectStates(tx, memory, request.project_key);
-      const set = new ChangeSet(this.rulesRevision);
+      const set = this.newSet(memory);
       const before = states.get(tile.id);
       const live: TileState = before ?? tile.evaluator.initialState();
       // The live state as of now (its timer may not have fired yet), for the comparison.
@@ -496,6 +554,14 @@ export class RuleEngine {
         changes_total: replay.changeCount,
         until: new Date(now).toISOString(),
       };
+      await announceReplaced(tx, this.deps.topics, partition, {
+        project_key: request.project_key,
+        tile_id: tile.id,
+        tile_name: row.name,
+        since: request.since.toISOString(),
+        until: result.until,
+        state: result.state,
+      });
       await finishReplay(tx, request.id, result);
       this.deps.logger.info({
         event: 'tile_replayed',
@@ -505,7 +571,11 @@ export class RuleEngine {
         changes: replay.changeCount,
         equal,
       });
-      return () => this.commit(memory, set);
+      return () => {
+        this.commit(memory, set);
+        // The tile_replaced message leaves now, also when no change was written (the replay equal to the live state).
+        this.deps.onCommitted({ history: [], outbox: true });
+      };
     });
     return done === true;
   }

@@ -110,10 +110,10 @@ export async function insertHistory(tx: PoolClient, writes: readonly (Omit<Histo
     prepared(
       `WITH drawn AS (SELECT nextval('tile_state_history_id_seq') AS id FROM generate_series(1, cardinality($1::bigint[]))),
           numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM drawn)
-     INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, traceparent)
-     SELECT u.relay_stream, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause, u.rules_revision, u.traceparent
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::text[], $12::int[], $13::bigint[], $14::text[])
-              WITH ORDINALITY AS u(tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, relay_stream, rules_revision, traceparent, n)
+     INSERT INTO tile_state_history (relay_stream, id, tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, rules_revision, traceparent, group_key)
+     SELECT u.relay_stream, numbered.id, u.tile_id, u.project_key, u.tile_name, u.status, u.previous_status, u.value, u.previous_value, u.version, u.event_id, u.changed_at, u.cause, u.rules_revision, u.traceparent, u.group_key
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[], $9::bigint[], $10::timestamptz[], $11::text[], $12::int[], $13::bigint[], $14::text[], $15::text[])
+              WITH ORDINALITY AS u(tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause, relay_stream, rules_revision, traceparent, group_key, n)
        JOIN numbered USING (n)
      RETURNING id`,
       [
@@ -131,6 +131,7 @@ export async function insertHistory(tx: PoolClient, writes: readonly (Omit<Histo
         writes.map((w) => w.relayStream),
         writes.map((w) => w.rulesRevision),
         writes.map((w) => w.traceparent),
+        writes.map((w) => w.change.group ?? ''),
       ],
     ),
   );
@@ -164,6 +165,7 @@ function tileChangeEntry(row: CommittedHistoryRow, tileChangesTopic: string): Lo
       event_id: change.event_id,
       changed_at: new Date(change.changed_at).toISOString(),
       cause: change.cause,
+      ...(change.group === undefined ? {} : { group: change.group }),
     }),
     row.traceparent ?? undefined,
   );
@@ -208,7 +210,7 @@ export function historySource(
     async read(after, limit) {
       const { rows } = await pool.query<HistoryReadRow>(
         prepared(
-          `SELECT h.relay_stream, h.rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause, h.traceparent
+          `SELECT h.relay_stream, h.rules_revision, h.id AS position, h.tile_id, h.project_key, h.tile_name, h.status, h.previous_status, h.value, h.previous_value, h.version, h.event_id, h.changed_at, h.cause, h.traceparent, h.group_key
            FROM unnest($1::int[], $2::bigint[]) AS c(stream, after)
            CROSS JOIN LATERAL (SELECT * FROM tile_state_history h WHERE h.relay_stream = c.stream AND h.id > c.after ORDER BY h.id LIMIT $3) h
           ORDER BY h.id LIMIT $3`,
@@ -234,6 +236,7 @@ export function historySource(
               event_id: r.event_id,
               changed_at: r.changed_at.getTime(),
               cause: r.cause,
+              ...(r.group_key === '' ? {} : { group: r.group_key }),
             },
           },
           stream.tileChangesTopic,
@@ -244,7 +247,7 @@ export function historySource(
 }
 
 /** A history row as the relay reads it: the change's own fields, and what places it. */
-interface HistoryReadRow extends Omit<TileStateChange, 'changed_at'> {
+interface HistoryReadRow extends Omit<TileStateChange, 'changed_at' | 'group'> {
   relay_stream: number;
   rules_revision: number;
   position: number;
@@ -253,6 +256,8 @@ interface HistoryReadRow extends Omit<TileStateChange, 'changed_at'> {
   tile_name: string;
   changed_at: Date;
   traceparent: string | null;
+  /** '' for a change of the tile itself. */
+  group_key: string;
 }
 
 /** Tiles that need time-driven evaluation at some point, for re-arming the timers of claimed partitions. */

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import type { ValidationDetails } from '@pulseboard/contracts';
+import { DEFAULT_MAX_GROUPS_PER_TILE, MAX_GROUPS_CEILING, type ValidationDetails } from '@pulseboard/contracts';
 import { loadProjectRules, projectRevisions, type RuleTileRow } from '@pulseboard/control-plane';
 import { compileProjectRules, type ProjectRules } from '@pulseboard/rules';
 
@@ -13,6 +13,8 @@ export interface ProjectTiles {
   revision: number;
   rules: ProjectRules;
   rows: ReadonlyMap<number, TileRow>;
+  /** Groups a grouped tile of this project holds at once (its settings' max_groups_per_tile, bounded). */
+  maxGroupsPerTile: number;
 }
 
 export interface RuleChange {
@@ -117,10 +119,11 @@ export class RulesCache {
   }
 
   private async compile(projectKey: string): Promise<ProjectTiles> {
-    const { revision, tiles } = await loadProjectRules(this.pool, projectKey);
+    const { revision, tiles, maxGroupsPerTile } = await loadProjectRules(this.pool, projectKey);
     const rules = compileProjectRules(tiles, this.validate);
     for (const { id, details } of rules.invalid) this.logger.warn({ event: 'tile_rule_invalid', project_key: projectKey, tile_id: id, details });
-    return { projectKey, revision, rules, rows: new Map(tiles.map((r) => [r.id, r])) };
+    const maxGroups = Math.min(MAX_GROUPS_CEILING, Math.max(1, maxGroupsPerTile ?? DEFAULT_MAX_GROUPS_PER_TILE));
+    return { projectKey, revision, rules, rows: new Map(tiles.map((r) => [r.id, r])), maxGroupsPerTile: maxGroups };
   }
 }
 

@@ -577,7 +577,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tile's state as the rule engine committed it (`unknown`, version 0, before its first change) */
+        /** The tile's state as the rule engine committed it (`unknown`, version 0, before its first change); a grouped tile's groups, worst first */
         get: operations["getApiV1TilesIdState"];
         put?: never;
         post?: never;
@@ -1240,6 +1240,8 @@ export interface components {
             changed_at: string;
             /** @description The event that made the change; null when time or a rule change made it */
             event_id: number | null;
+            /** @description The group the change is of (`?group=`); absent for the tile's own changes */
+            group?: string;
             /** @description The history row: grows per project in the order of the changes (the tile-changes topic and the WebSocket carry the same number) */
             position: number;
             /** @enum {string} */
@@ -1305,6 +1307,36 @@ export interface components {
             live: {
                 /** Format: date-time */
                 changed_at: string;
+                /** @description A grouped tile only: its rule's `group_by`. Its `status` is its worst group's, its `value` how many groups have it */
+                group_by?: string;
+                /** @description A grouped tile only: how many groups are in each status */
+                group_counts?: {
+                    critical: number;
+                    ok: number;
+                    stale: number;
+                    unknown: number;
+                    warning: number;
+                };
+                /** @description A grouped tile only: a page of its groups (`page`, `per_page`: default and at most 100), worst status first, then by key */
+                groups?: {
+                    /** @description The group's last change; null before any */
+                    changed_at: string | null;
+                    /** @description The value at `group_by`; `(none)` for events without one */
+                    key: string;
+                    /** @enum {string} */
+                    status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                    value: number | boolean | string | null;
+                    version: number;
+                }[];
+                /** @description A grouped tile only: the page of `groups` */
+                groups_meta?: {
+                    current_page: number;
+                    per_page: number;
+                    total_count: number;
+                    total_pages: number;
+                };
+                /** @description A grouped tile only: events refused because their group would have been past the limit (or its key over 256 characters) */
+                groups_refused?: number;
                 last_event_id: number | null;
                 project_key: string;
                 /** @enum {string} */
@@ -1322,6 +1354,36 @@ export interface components {
             state: {
                 /** Format: date-time */
                 changed_at: string;
+                /** @description A grouped tile only: its rule's `group_by`. Its `status` is its worst group's, its `value` how many groups have it */
+                group_by?: string;
+                /** @description A grouped tile only: how many groups are in each status */
+                group_counts?: {
+                    critical: number;
+                    ok: number;
+                    stale: number;
+                    unknown: number;
+                    warning: number;
+                };
+                /** @description A grouped tile only: a page of its groups (`page`, `per_page`: default and at most 100), worst status first, then by key */
+                groups?: {
+                    /** @description The group's last change; null before any */
+                    changed_at: string | null;
+                    /** @description The value at `group_by`; `(none)` for events without one */
+                    key: string;
+                    /** @enum {string} */
+                    status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                    value: number | boolean | string | null;
+                    version: number;
+                }[];
+                /** @description A grouped tile only: the page of `groups` */
+                groups_meta?: {
+                    current_page: number;
+                    per_page: number;
+                    total_count: number;
+                    total_pages: number;
+                };
+                /** @description A grouped tile only: events refused because their group would have been past the limit (or its key over 256 characters) */
+                groups_refused?: number;
                 last_event_id: number | null;
                 project_key: string;
                 /** @enum {string} */
@@ -1401,6 +1463,8 @@ export interface components {
                 source?: string | string[];
                 type?: ("deployment" | "uptime" | "error" | "metric" | "infrastructure") | ("deployment" | "uptime" | "error" | "metric" | "infrastructure")[];
             };
+            group_by?: string;
+            group_retire_after?: string;
             pending?: string;
             recovery?: string;
             stale_after?: string;
@@ -1409,6 +1473,36 @@ export interface components {
         TileState: {
             /** Format: date-time */
             changed_at: string;
+            /** @description A grouped tile only: its rule's `group_by`. Its `status` is its worst group's, its `value` how many groups have it */
+            group_by?: string;
+            /** @description A grouped tile only: how many groups are in each status */
+            group_counts?: {
+                critical: number;
+                ok: number;
+                stale: number;
+                unknown: number;
+                warning: number;
+            };
+            /** @description A grouped tile only: a page of its groups (`page`, `per_page`: default and at most 100), worst status first, then by key */
+            groups?: {
+                /** @description The group's last change; null before any */
+                changed_at: string | null;
+                /** @description The value at `group_by`; `(none)` for events without one */
+                key: string;
+                /** @enum {string} */
+                status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                value: number | boolean | string | null;
+                version: number;
+            }[];
+            /** @description A grouped tile only: the page of `groups` */
+            groups_meta?: {
+                current_page: number;
+                per_page: number;
+                total_count: number;
+                total_pages: number;
+            };
+            /** @description A grouped tile only: events refused because their group would have been past the limit (or its key over 256 characters) */
+            groups_refused?: number;
             last_event_id: number | null;
             project_key: string;
             /** @enum {string} */
@@ -7030,6 +7124,8 @@ export interface operations {
     getApiV1TilesIdHistory: {
         parameters: {
             query?: {
+                /** @description A grouped tile: this group's changes (its key, as in `groups` of the state); default: the tile's own */
+                group?: string;
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Items per page (at most 100) */
@@ -7256,7 +7352,12 @@ export interface operations {
     };
     getApiV1TilesIdState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A grouped tile: the page of `groups`, from 1 */
+                page?: number;
+                /** @description A grouped tile: groups per page (at most 100) */
+                per_page?: number;
+            };
             header?: never;
             path: {
                 /** @description The numeric id */

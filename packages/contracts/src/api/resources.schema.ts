@@ -227,6 +227,48 @@ export const tileStateSchema = {
     version: { type: 'integer', minimum: 0 },
     last_event_id: nullable(id),
     changed_at: dateTime,
+    group_by: {
+      type: 'string',
+      description: "A grouped tile only: its rule's `group_by`. Its `status` is its worst group's, its `value` how many groups have it",
+    },
+    group_counts: {
+      type: 'object',
+      description: 'A grouped tile only: how many groups are in each status',
+      additionalProperties: false,
+      required: [...TILE_STATUSES],
+      properties: Object.fromEntries(TILE_STATUSES.map((status) => [status, { type: 'integer', minimum: 0 }])) as Record<
+        (typeof TILE_STATUSES)[number],
+        { type: 'integer'; minimum: 0 }
+      >,
+    },
+    groups_refused: {
+      type: 'integer',
+      minimum: 0,
+      description: 'A grouped tile only: events refused because their group would have been past the limit (or its key over 256 characters)',
+    },
+    groups: {
+      type: 'array',
+      description: 'A grouped tile only: a page of its groups (`page`, `per_page`: default and at most 100), worst status first, then by key',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['key', 'status', 'value', 'version', 'changed_at'],
+        properties: {
+          key: { type: 'string', description: 'The value at `group_by`; `(none)` for events without one' },
+          status: { type: 'string', enum: TILE_STATUSES },
+          value: tileValueSchema,
+          version: { type: 'integer', minimum: 0 },
+          changed_at: { ...nullable(dateTime), description: "The group's last change; null before any" },
+        },
+      },
+    },
+    groups_meta: {
+      type: 'object',
+      description: 'A grouped tile only: the page of `groups`',
+      additionalProperties: false,
+      required: listMetaSchema.required,
+      properties: listMetaSchema.properties,
+    },
   },
 } as const;
 
@@ -254,6 +296,7 @@ export const tileHistoryEntrySchema = {
     event_id: { ...nullable(id), description: 'The event that made the change; null when time or a rule change made it' },
     cause: { type: 'string', enum: TILE_CHANGE_CAUSES },
     changed_at: dateTime,
+    group: { type: 'string', description: "The group the change is of (`?group=`); absent for the tile's own changes" },
   },
 } as const;
 

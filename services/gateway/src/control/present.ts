@@ -1,6 +1,6 @@
 import type { LimitDefaults } from '../auth/project-directory.ts';
 import type { ProjectRecord } from '../repositories/projects.ts';
-import type { TileHistoryRow, TileStateRecord } from '@pulseboard/tile-state-store';
+import type { TileGroupRecord, TileGroupTally, TileHistoryRow, TileStateRecord } from '@pulseboard/tile-state-store';
 import type { TileRecord } from '../repositories/tiles.ts';
 
 /**
@@ -57,6 +57,23 @@ export function presentTileState(tile: TileRecord, state: TileStateRecord | unde
     version: state?.version ?? 0,
     last_event_id: state?.last_event_id ?? null,
     changed_at: (state?.changed_at ?? tile.created_at).toISOString(),
+  };
+}
+
+/** What GET /tiles/:id/state adds for a grouped tile: its counts per status, refusals and a page of its groups. */
+export function presentTileGroups(groupBy: string, groups: { rows: TileGroupRecord[]; tally: TileGroupTally | null }) {
+  const counts = groups.tally?.counts;
+  return {
+    group_by: groupBy,
+    group_counts: {
+      unknown: counts?.unknown ?? 0,
+      ok: counts?.ok ?? 0,
+      warning: counts?.warning ?? 0,
+      critical: counts?.critical ?? 0,
+      stale: counts?.stale ?? 0,
+    },
+    groups_refused: groups.tally?.refused ?? 0,
+    groups: groups.rows.map((g) => ({ key: g.key, status: g.status, value: g.value, version: g.version, changed_at: g.changed_at?.toISOString() ?? null })),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import { accountOf, principalHook, readableProjects } from '../auth/principal.ts';
 import { ownedServiceIds } from '../repositories/notifications.ts';
 import { selectEventUnits } from '@pulseboard/event-store';
-import { findTileState, selectTileHistory } from '@pulseboard/tile-state-store';
+import { findTileState, selectTileGroups, selectTileHistory } from '@pulseboard/tile-state-store';
 import { notFound } from '../error-handler.ts';
 import { parseNumericId } from '../params/ids.ts';
 import { listMeta, parsePage } from '../params/pagination.ts';
@@ -14,7 +14,7 @@ import { registerTilePreview } from './tile-preview-route.ts';
 import { registerTileReplay } from './tile-replay-route.ts';
 import { parseTimeWindow } from '../params/time-window.ts';
 import type { ControlFeed } from '../repositories/control-writes.ts';
-import { presentTile, presentTileHistory, presentTileState, tileUnit } from './present.ts';
+import { presentTile, presentTileGroups, presentTileHistory, presentTileState, tileUnit } from './present.ts';
 import { tileHistoryEntrySchema, tileSchema, tileStateSchema } from '@pulseboard/contracts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, idParams, listQuery, noContent, page, SECURITY } from '../openapi/route-docs.ts';
 import { createTileBody, MAX_RULE_BYTES, updateTileBody, type CreateTileBody, type UpdateTileBody } from './tile-schemas.ts';
@@ -110,18 +110,29 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
       async (request, reply) => reply.send({ data: presentTile(request.targetTile!) }),
     );
 
+    // A grouped tile's groups come a page at a time: 100 unless per_page says fewer.
+    const stateQuery = listQuery();
+    stateQuery.properties.page = { ...stateQuery.properties.page, description: 'A grouped tile: the page of `groups`, from 1' };
+    stateQuery.properties.per_page = { ...stateQuery.properties.per_page, default: 100, description: 'A grouped tile: groups per page (at most 100)' };
     api.get<WithId>(
       '/api/v1/tiles/:id/state',
       {
-        ...withId,
-        schema: doc("The tile's state as the rule engine committed it (`unknown`, version 0, before its first change)", {
+        preValidation: loadTile,
+        config: { openapi: { params: idParams, querystring: stateQuery } },
+        schema: doc("The tile's state as the rule engine committed it (`unknown`, version 0, before its first change); a grouped tile's groups, worst first", {
           200: data(tileStateSchema, 'The state'),
-          ...errors('envelope', [404, ...AUTHENTICATED]),
+          ...errors('envelope', [400, 404, ...AUTHENTICATED]),
         }),
       },
       async (request, reply) => {
         const tile = request.targetTile!;
-        return reply.send({ data: presentTileState(tile, await findTileState(deps.pool, tile.id)) });
+        const state = presentTileState(tile, await findTileState(deps.pool, tile.id));
+        const groupBy = (tile.rule as { group_by?: unknown }).group_by;
+        if (typeof groupBy !== 'string') return reply.send({ data: state });
+        const paging = parsePage({ per_page: '100', ...(request.query as Record<string, unknown>) });
+        if (!paging.ok) throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details: paging.details });
+        const groups = await selectTileGroups(deps.pool, tile.id, paging.page);
+        return reply.send({ data: { ...state, ...presentTileGroups(groupBy, groups), groups_meta: listMeta(paging.page, groups.total) } });
       },
     );
 
@@ -132,6 +143,11 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
         description: 'Inclusive lower bound of `changed_at`; default: an hour before `until`; at most 24 h before it',
       },
       until: { type: 'string', format: 'date-time', description: 'Exclusive upper bound of `changed_at`; default: now' },
+      group: {
+        type: 'string',
+        maxLength: 256,
+        description: "A grouped tile: this group's changes (its key, as in `groups` of the state); default: the tile's own",
+      },
     });
     const historyDoc = doc("The tile's changes in a time window, newest first, as the rule engine recorded them", {
       200: page(tileHistoryEntrySchema, 'A page of changes'),
@@ -149,13 +165,16 @@ export function registerTileRoutes(app: FastifyInstance, deps: TileRouteDeps): v
           throw new PulseboardError('validation_error', { message: 'Invalid query parameters', details });
         }
         const tile = request.targetTile!;
-        const { rows, total } = await selectTileHistory(deps.pool, tile.id, window.window.since, window.window.until, paging.page);
+        const group = typeof query.group === 'string' && query.group !== '' ? query.group : undefined;
+        if (group !== undefined && group.length > 256) throw invalid({ group: ['is too long (maximum is 256 characters)'] });
+        const { rows, total } = await selectTileHistory(deps.pool, tile.id, window.window.since, window.window.until, paging.page, group);
         // The tile's own unit wins; else each change shows its event's `unit`, while the store keeps the event.
         const unit = tileUnit(tile);
         const eventIds = unit === null ? rows.flatMap((row) => (row.event_id === null ? [] : [row.event_id])) : [];
         const eventUnits = await selectEventUnits(deps.pool, tile.project_key, eventIds);
         const unitOf = (eventId: number | null) => unit ?? (eventId === null ? null : (eventUnits.get(eventId) ?? null));
-        return reply.send({ data: rows.map((row) => presentTileHistory(tile, row, unitOf(row.event_id))), meta: listMeta(paging.page, total) });
+        const present = (row: (typeof rows)[number]) => ({ ...presentTileHistory(tile, row, unitOf(row.event_id)), ...(group === undefined ? {} : { group }) });
+        return reply.send({ data: rows.map(present), meta: listMeta(paging.page, total) });
       },
     );
 

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, type Pool } from '@pulseboard/db';
+import { request, TEST_DATABASE_URL, waitFor } from '@pulseboard/test-kit';
+import { startPipeline } from './harness.ts';
+import { TestSocket } from './ws-client.ts';
+
+const RULE = {
+  filter: { type: 'metric', name: 'cpu_usage' },
+  group_by: 'host',
+  evaluation: { kind: 'threshold', attribute: 'cpu', warning: 80, critical: 90 },
+};
+
+/**
+ * A grouped tile (rule `group_by`) through the real pipeline: gateway, Kafka,
+ * rule engine and broadcast on Postgres. One state per host; the tile shows
+ * the worst host's status and how many hosts have it, and each change of a
+ * host reaches subscribers with its group.
+ */
+describe('grouped tiles through gateway, rule engine and broadcast', () => {
+  let pipeline: Awaited<ReturnType<typeof startPipeline>>;
+  let broadcast: string;
+  let pool: Pool;
+  const sockets: TestSocket[] = [];
+
+  beforeAll(async () => {
+    pipeline = await startPipeline();
+    await pipeline.startRuleEngine();
+    broadcast = (await pipeline.startBroadcast()).url;
+    pool = createPool({ connectionString: TEST_DATABASE_URL, max: 2, applicationName: 'grouped-tiles-test' });
+  }, 120_000);
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await pipeline?.stop();
+    await pool?.end();
+  });
+
+  const cpu = (host: string | undefined, value: number) => ({
+    type: 'metric',
+    name: 'cpu_usage',
+    timestamp: new Date().toISOString(),
+    attributes: { cpu: value, ...(host === undefined ? {} : { host }) },
+  });
+
+  it('keeps one state per group, shows the worst, and tells subscribers which group changed', async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    const created = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'CPU by host', kind: 'metric', rule: RULE } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const tileId = created.body.data.id as number;
+    const socket = await TestSocket.open(broadcast, { headerToken: project.userToken });
+    sockets.push(socket);
+    await socket.next((m) => m.type === 'ready');
+    socket.send({ type: 'subscribe', project: project.projectKey });
+    await socket.next((m) => m.type === 'subscribed');
+
+    const ingest = async (events: Record<string, unknown>[]) => {
+      const res = await request(`${pipeline.url}/api/v1/webhooks`, { token: project.apiKey, body: { events } });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+    };
+    const state = async () => (await request(`${pipeline.url}/api/v1/tiles/${tileId}/state`, { token: project.apiKey })).body.data;
+
+    // Before grouping, the last event (web-2 fine) would have shown the tile ok.
+    await ingest([cpu('web-1', 97), cpu('web-2', 50), cpu('web-3', 85), cpu(undefined, 10), cpu('web-2', 40)]);
+    const groupsOf = () =>
+      pool.query<{ group_key: string; status: string; value: unknown }>(
+        'SELECT group_key, status, value FROM tile_group_states WHERE tile_id = $1 ORDER BY group_key',
+        [tileId],
+      );
+    await waitFor(async () => (await groupsOf()).rows.find((g) => g.group_key === 'web-2')?.value === 40, { what: 'every event applied', timeoutMs: 20_000 });
+    expect(await state()).toMatchObject({
+      status: 'critical',
+      value: 1,
+      group_by: 'host',
+      group_counts: { critical: 1, warning: 1, stale: 0, unknown: 0, ok: 2 },
+      groups_refused: 0,
+      groups_meta: { current_page: 1, total_pages: 1, total_count: 4, per_page: 100 },
+    });
+    // Worst first, then by key.
+    expect((await state()).groups.map((g: { key: string; status: string; value: unknown; version: number }) => [g.key, g.status, g.value, g.version])).toEqual([
+      ['web-1', 'critical', 97, 1],
+      ['web-3', 'warning', 85, 1],
+      ['(none)', 'ok', 10, 1],
+      ['web-2', 'ok', 40, 2],
+    ]);
+    const second = await request(`${pipeline.url}/api/v1/tiles/${tileId}/state?per_page=3&page=2`, { token: project.apiKey });
+    expect(second.body.data.groups.map((g: { key: string }) => g.key)).toEqual(['web-2']);
+    expect(second.body.data.groups_meta).toEqual({ current_page: 2, total_pages: 2, total_count: 4, per_page: 3 });
+    expect((await groupsOf()).rows).toEqual([
+      { group_key: '(none)', status: 'ok', value: 10 },
+      { group_key: 'web-1', status: 'critical', value: 97 },
+      { group_key: 'web-2', status: 'ok', value: 40 },
+      { group_key: 'web-3', status: 'warning', value: 85 },
+    ]);
+
+    // Each group's change carries its key; the tile's own change carries none.
+    const groupChange = await socket.next((m) => m.type === 'change' && m.change.group === 'web-1');
+    expect(groupChange.change).toMatchObject({ tile_id: tileId, status: 'critical', previous_status: 'unknown', value: 97 });
+    const tileChange = await socket.next((m) => m.type === 'change' && m.change.group === undefined && m.change.status === 'critical');
+    expect(tileChange.change).toMatchObject({ tile_id: tileId, value: 1 });
+
+    // The critical host recovers: the tile shows the next worst, the warning host.
+    await ingest([cpu('web-1', 20)]);
+    await waitFor(async () => (await state()).status === 'warning', { what: 'the tile warning', timeoutMs: 20_000 });
+    expect(await state()).toMatchObject({ status: 'warning', value: 1 });
+    const history = async (query: string) => (await request(`${pipeline.url}/api/v1/tiles/${tileId}/history${query}`, { token: project.apiKey })).body;
+    const web1 = await history('?group=web-1');
+    expect(web1.data.map((c: { status: string; version: number; group: string }) => [c.status, c.version, c.group])).toEqual([
+      ['ok', 2, 'web-1'],
+      ['critical', 1, 'web-1'],
+    ]);
+    // Without `group`: the tile's own changes only, newest first.
+    const own = await history('');
+    expect(own.data.map((c: { status: string; value: unknown }) => [c.status, c.value])[0]).toEqual(['warning', 1]);
+    expect(own.data.every((c: { group?: string }) => c.group === undefined)).toBe(true);
+    expect((await history('?group=nobody')).data).toEqual([]);
+  }, 60_000);
+});
