@@ -184,9 +184,20 @@ async function main(): Promise<number> {
     NOTIFY_FIRST_RETRY_MS: '200',
     NOTIFY_MAX_BACKOFF_MS: '2000',
   });
-  const services: Record<string, { name: string; process: ServiceProcess; extra: Record<string, string> }> = {};
+  const services: Record<string, { name: string; process: ServiceProcess; extra: Record<string, string>; killedBySoak?: boolean }> = {};
+  /** Exits the soak did not cause: each one is a failure of the run, reported with the service's last words. */
+  const unexpectedExits: { service: string; at: string; code: number | null; signal: string | null }[] = [];
+  let stopping = false;
   const start = async (key: string, name: string, extra: Record<string, string> = {}) => {
-    services[key] = { name, process: await spawnService(name, { ...env, ...extra }), extra };
+    const entry: (typeof services)[string] = { name, process: await spawnService(name, { ...env, ...extra }), extra };
+    services[key] = entry;
+    entry.process.child.once('exit', (code, signal) => {
+      if (entry.killedBySoak || stopping) return;
+      unexpectedExits.push({ service: key, at: clock(), code, signal });
+      say(`${key} exited on its own (code ${code}, signal ${signal}); its last log lines:\n${entry.process.logs.slice(-40).join('\n')}`);
+      // As a supervisor would: the run goes on with the service back, and fails at the end.
+      if (services[key] === entry) void start(key, name, extra).catch((error: unknown) => say(`${key} did not restart: ${String(error)}`));
+    });
   };
   await start('gateway', 'gateway');
   await Promise.all([
@@ -197,7 +208,10 @@ async function main(): Promise<number> {
   ]);
   await start('notification', 'notification', { NOTIFICATION_HTTP_PORT: '0' });
   const url = `http://127.0.0.1:${gatewayPort}`;
-  cleanups.push(() => Promise.all(Object.values(services).map((s) => s.process.kill('SIGTERM').catch(() => s.process.child.kill('SIGKILL')))));
+  cleanups.push(() => {
+    stopping = true;
+    return Promise.all(Object.values(services).map((s) => s.process.kill('SIGTERM').catch(() => s.process.child.kill('SIGKILL'))));
+  });
 
   // Projects, tiles of every kind, a webhook service on every third tile.
   const projects: Awaited<ReturnType<typeof provisionProject>>[] = [];
@@ -294,8 +308,13 @@ async function main(): Promise<number> {
   const injected = new Map<string, number>();
   const restart = async (key: string) => {
     const s = services[key]!;
-    s.process.child.kill('SIGKILL');
-    await once(s.process.child, 'exit').catch(() => undefined);
+    const child = s.process.child;
+    // A process that already exited fires no second 'exit': waiting for one would hang the soak.
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    s.killedBySoak = true;
+    const exited = once(child, 'exit').catch(() => undefined);
+    child.kill('SIGKILL');
+    await exited;
     await start(key, s.name, s.extra);
   };
   const deadline = started + MINUTES * 60_000;
@@ -422,6 +441,7 @@ async function main(): Promise<number> {
     distinct_webhook_ids: new Set(webhooks.map((w) => w.id)).size,
     notification_problems: notificationProblems.slice(0, 10),
     dead_processes: dead,
+    unexpected_exits: unexpectedExits,
     faults_by_kind: Object.fromEntries(injected),
     clients_overall: {
       statuses: Object.fromEntries(totals.statuses),
@@ -431,7 +451,13 @@ async function main(): Promise<number> {
     },
   };
   const passed =
-    checks.missing === 0 && duplicates === 0 && usage.length === 0 && unequal.length === 0 && notificationProblems.length === 0 && dead.length === 0;
+    checks.missing === 0 &&
+    duplicates === 0 &&
+    usage.length === 0 &&
+    unequal.length === 0 &&
+    notificationProblems.length === 0 &&
+    dead.length === 0 &&
+    unexpectedExits.length === 0;
   console.log(JSON.stringify({ passed, minutes: MINUTES, rate: RATE, faults, checks }, null, 2));
 
   await cleanUp();
