@@ -183,6 +183,20 @@ export function traceBatch<R>(
   );
 }
 
+/**
+ * A consumer's batch span (kafka-kit's `trace` option: the tracing middleware), named `name` with
+ * `attributes` besides those the consumer adds. Disabled: no span; `work` gets the first message's
+ * `traceparent` as it came, without reading the others'.
+ */
+export function batchSpan(tracing: Tracing, name: string, attributes: Attributes = {}) {
+  return <R>(
+    messages: readonly { raw: { headers?: Record<string, HeaderValue> | undefined } }[],
+    extra: Record<string, string>,
+    work: (traceparent: string | undefined) => Promise<R>,
+  ): Promise<R> =>
+    tracing.enabled ? traceBatch(tracing, name, messageTraceparents(messages), { ...attributes, ...extra }, work) : work(firstTraceparent(messages));
+}
+
 /** A span of kind `kind` under `traceparent` (or a new trace); `work` gets the span's own `traceparent`. */
 export function traceOne<R>(
   tracing: Tracing,

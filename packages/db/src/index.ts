@@ -4,6 +4,7 @@ export * from './ensure-database.ts';
 export * from './migrate-all.ts';
 export * from './snapshot.ts';
 export * from './transaction.ts';
+export * from './consumer-offsets.ts';
 export * from './prepared.ts';
 export * from './outbox.ts';
 export * from './relay-cursors.ts';

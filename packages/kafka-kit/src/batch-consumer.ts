@@ -1,22 +1,11 @@
-import type { Consumer, Kafka, KafkaMessage, IHeaders } from 'kafkajs';
+import type { Consumer, Kafka, IHeaders } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Outcome } from './outcome.ts';
+import type { ConsumedMessage, Decoder } from './consume/types.ts';
 import type { BatchingProducer } from './batching-producer.ts';
-import { FetchPacer } from './fetch-pacer.ts';
-import type { DeadLetter, DeadLetterDescription } from './dead-letters.ts';
-import { createBatchRunner } from './batch-runner.ts';
-
-export interface ConsumedMessage<T> {
-  topic: string;
-  partition: number;
-  offset: string;
-  key: Buffer | null;
-  raw: KafkaMessage;
-  /** The decoded value, or undefined when decoding failed (the wrapper dead-letters those). */
-  value: T;
-}
-
-export type Decoder<T> = (value: Buffer | null, headers: IHeaders | undefined) => { ok: true; value: T } | { ok: false; code: string; message: string };
+import { FetchPacer } from './consume/fetch-pacer.ts';
+import type { DeadLetter, DeadLetterDescription } from './consume/dead-letters.ts';
+import { createBatchRunner } from './consume/runner.ts';
 
 export interface BatchConsumerOptions<T> {
   kafka: Kafka;

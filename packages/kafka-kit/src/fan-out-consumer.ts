@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { Decoder } from './batch-consumer.ts';
-import { FetchPacer } from './fetch-pacer.ts';
+import type { Decoder } from './consume/types.ts';
+import { FetchPacer } from './consume/fetch-pacer.ts';
 import { isTransient } from './transient.ts';
 
 export interface FanOutConsumerOptions<T> {

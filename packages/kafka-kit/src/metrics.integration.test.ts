@@ -3,7 +3,8 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { testKafka, testTopicPrefix, uniqueName } from '@pulseboard/test-kit';
 import { ensureTopics } from './client.ts';
-import { runFanOutConsumer } from './fan-out-consumer.ts';
+import { consume } from './consume/consume.ts';
+import { eachMessage } from './consume/middleware.ts';
 import { instrumentKafka } from './metrics.ts';
 
 const logger = pino({ level: 'silent' });
@@ -17,13 +18,29 @@ describe('readiness of the consumers a service makes (issue 41)', () => {
     await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
     expect(signals.joined()).toBe(false);
 
-    const required = await runFanOutConsumer({ kafka, logger, topic, groupPrefix: 'test-ready-feed', decode, handle: () => undefined });
+    const required = await consume({
+      kafka,
+      logger,
+      topic,
+      group: { fanOut: 'test-ready-feed' },
+      offsets: 'none',
+      decode,
+      handler: eachMessage(() => undefined),
+    });
     await required.whenReady();
     expect(signals.joined()).toBe(true);
 
     // A tail comes and goes (twice): readiness is the required consumer's alone, before, during and after.
     for (const round of [1, 2]) {
-      const tail = await runFanOutConsumer({ kafka, logger, topic, groupPrefix: 'test-ready-tail', decode, handle: () => undefined });
+      const tail = await consume({
+        kafka,
+        logger,
+        topic,
+        group: { fanOut: 'test-ready-tail' },
+        offsets: 'none',
+        decode,
+        handler: eachMessage(() => undefined),
+      });
       await tail.whenReady();
       expect(signals.joined(), `round ${round}, tail running`).toBe(true);
       await tail.stop();
@@ -31,7 +48,15 @@ describe('readiness of the consumers a service makes (issue 41)', () => {
     }
 
     // A second required consumer is waited for until it joins; stopped, it leaves.
-    const second = await runFanOutConsumer({ kafka, logger, topic, groupPrefix: 'test-ready-control', decode, handle: () => undefined });
+    const second = await consume({
+      kafka,
+      logger,
+      topic,
+      group: { fanOut: 'test-ready-control' },
+      offsets: 'none',
+      decode,
+      handler: eachMessage(() => undefined),
+    });
     await second.whenReady();
     expect(signals.joined()).toBe(true);
     await second.stop();

@@ -2,36 +2,15 @@ import type { Kafka, KafkaMessage } from 'kafkajs';
 import type { Pool, PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import { errorFields, isTransient, RETRY_MAX_BACKOFF_MS } from './transient.ts';
-import { FetchPacer } from './fetch-pacer.ts';
-import type { ConsumedMessage, Decoder } from './batch-consumer.ts';
-import type { Outcome } from './outcome.ts';
-import { PartitionLocks } from './partition-locks.ts';
-import type { DeadLetter, DeadLetterTarget } from './dead-letters.ts';
-import { createBatchRunner, sleepWithHeartbeat, type Attempt } from './batch-runner.ts';
-import { TurnGatherer } from './turn-gatherer.ts';
-import { prepared } from './prepared.ts';
+import { FetchPacer } from './consume/fetch-pacer.ts';
+import type { ConsumedMessage, Decoder } from './consume/types.ts';
+import { PartitionLocks } from './consume/partition-locks.ts';
+import type { DeadLetter, DeadLetterTarget } from './consume/dead-letters.ts';
+import { createBatchRunner, sleepWithHeartbeat, type Attempt } from './consume/runner.ts';
+import { TurnGatherer } from './consume/turn-gatherer.ts';
+import { prepared } from '@pulseboard/db';
 
-/**
- * A partition this instance owns, proven by `epoch`: every transaction that
- * writes the partition's state first locks its offsets row and checks the
- * epoch, so a former owner that has not yet noticed the rebalance (a zombie)
- * can never write after the new owner took over.
- */
-export interface PartitionClaim {
-  topic: string;
-  partition: number;
-  epoch: number;
-  /** The next offset to apply: messages below it are already in the state. */
-  nextOffset: bigint;
-}
-
-/** What the handler made of a batch, applied by the wrapper. */
-export interface StateBatchResult {
-  /** One per message, in order. */
-  outcomes: Outcome[];
-  /** Runs after the transaction committed: publish the new state to memory (never before). */
-  committed?: () => void;
-}
+import type { PartitionClaim, StateBatchResult } from './consume/postgres-offsets.ts';
 
 export interface StateConsumerOptions<T> {
   kafka: Kafka;

@@ -6,26 +6,14 @@ import {
   instrumentPool,
   kafkaBrokers,
   kafkaSecurity,
-  messageTraceparents,
+  batchSpan,
   startOpsServer,
   startTracing,
-  traceBatch,
   warnOutboundPolicy,
   type Logger,
 } from '@pulseboard/config';
 import { deadLetterHeaders, parseAllowedTargets, TOPICS, type NotificationRequest, type TileChange } from '@pulseboard/contracts';
-import {
-  BatchingProducer,
-  OK,
-  createKafka,
-  ensureTopics,
-  instrumentKafka,
-  runBatchConsumer,
-  runFanOutConsumer,
-  type ConsumedMessage,
-  type Outcome,
-  type RunningConsumer,
-} from '@pulseboard/kafka-kit';
+import { BatchingProducer, OK, consume, createKafka, eachMessage, ensureTopics, instrumentKafka, type Consuming } from '@pulseboard/kafka-kit';
 import { loadNotificationTargets } from '@pulseboard/control-plane';
 import { createPool, runMigrations } from '@pulseboard/db';
 import { Dispatcher } from './dispatcher.ts';
@@ -130,13 +118,14 @@ export async function startNotificationService(
     (keys) => loadNotificationTargets(pool, keys),
     (reason) => metrics.targetReads.inc({ reason }),
   );
-  const control = await runFanOutConsumer({
+  const control = await consume({
     kafka,
     logger,
     topic: env.TOPIC_CONTROL,
-    groupPrefix: `${env.NOTIFICATION_GROUP_ID}-control`,
+    group: { fanOut: `${env.NOTIFICATION_GROUP_ID}-control` },
+    offsets: 'none',
     decode: TOPICS.control.decode,
-    handle: (change) => targets.catchUp(change.project_key, change.revision),
+    handler: eachMessage((change) => targets.catchUp(change.project_key, change.revision)),
   });
   await Promise.race([control.whenReady(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   await targets.refreshAll('snapshot');
@@ -147,41 +136,35 @@ export async function startNotificationService(
   poll.unref();
 
   // Status transitions (not value-only changes) become one delivery per service the tile names (intake.ts).
-  const transitions: RunningConsumer = await runBatchConsumer<TileChange>({
+  const deadLetter = { producer, topic: env.TOPIC_NOTIFICATIONS_DLQ, headers: deadLetterHeaders };
+  const transitions: Consuming = await consume<TileChange>({
     kafka,
     logger,
-    groupId: env.NOTIFICATION_GROUP_ID,
+    group: env.NOTIFICATION_GROUP_ID,
     topic: env.TOPIC_TILE_CHANGES,
-    deadLetterTopic: env.TOPIC_NOTIFICATIONS_DLQ,
-    deadLetterHeaders,
-    producer,
+    offsets: 'kafka',
+    deadLetter,
     decode: TOPICS.tileChanges.decode,
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
     gatherMs: env.NOTIFICATION_GATHER_MS,
     // A span per batch (tracing on), the child of its first change's trace and linked to the others'.
-    handle: async (messages) => {
-      if (!tracing.enabled) return transitionsToDeliveries(messages);
-      return traceBatch(tracing, 'notification transitions', messageTraceparents(messages), { 'messaging.destination.name': env.TOPIC_TILE_CHANGES }, () =>
-        transitionsToDeliveries(messages),
-      );
+    trace: batchSpan(tracing, 'notification transitions', { 'messaging.destination.name': env.TOPIC_TILE_CHANGES }),
+    handler: async (messages) => {
+      await createAndSend(await transitionDeliveries(messages, targets));
+      return messages.map(() => OK);
     },
   });
-  async function transitionsToDeliveries(messages: ConsumedMessage<TileChange>[]): Promise<Outcome[]> {
-    await createAndSend(await transitionDeliveries(messages, targets));
-    return messages.map(() => OK);
-  }
   // Messages the API asked for (send_message, send): a delivery each, tried at once.
-  const requests: RunningConsumer = await runBatchConsumer<NotificationRequest>({
+  const requests: Consuming = await consume<NotificationRequest>({
     kafka,
     logger,
-    groupId: `${env.NOTIFICATION_GROUP_ID}-requests`,
+    group: `${env.NOTIFICATION_GROUP_ID}-requests`,
     topic: env.TOPIC_NOTIFICATION_REQUESTS,
-    deadLetterTopic: env.TOPIC_NOTIFICATIONS_DLQ,
-    deadLetterHeaders,
-    producer,
+    offsets: 'kafka',
+    deadLetter,
     decode: TOPICS.notificationRequests.decode,
     sessionTimeoutMs: env.NOTIFICATION_SESSION_TIMEOUT_MS,
-    handle: async (messages) => {
+    handler: async (messages) => {
       await createAndSend(messages.map(({ value }) => requestDelivery(value)));
       return messages.map(() => OK);
     },

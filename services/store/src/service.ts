@@ -5,14 +5,13 @@ import {
   instrumentPool,
   kafkaBrokers,
   kafkaSecurity,
-  messageTraceparents,
+  batchSpan,
   startOpsServer,
   startTracing,
-  traceBatch,
   type Logger,
 } from '@pulseboard/config';
 import { deadLetterHeaders, TOPICS, type IngestedEvent } from '@pulseboard/contracts';
-import { BatchingProducer, createKafka, ensureTopics, instrumentKafka, runStateConsumer, type ConsumedMessage } from '@pulseboard/kafka-kit';
+import { BatchingProducer, consume, createKafka, ensureTopics, instrumentKafka } from '@pulseboard/kafka-kit';
 import { createPool, runMigrations } from '@pulseboard/db';
 import type { StoreEnv } from './env.ts';
 import { createEventsHandler } from './events-handler.ts';
@@ -50,29 +49,18 @@ export async function startStoreService(
   // Today's and the coming days' partitions exist before the first batch.
   await partitions.start(env.STORE_MAINTENANCE_INTERVAL_MS);
   const events = createEventsHandler({ partitions, logger, metrics });
-  const traced = <R>(messages: ConsumedMessage<IngestedEvent>[], attributes: Record<string, string>, work: () => Promise<R>) =>
-    traceBatch(tracing, 'store events', messageTraceparents(messages), { 'messaging.destination.name': env.TOPIC_EVENTS, ...attributes }, work);
-  const consumer = await runStateConsumer<IngestedEvent>({
+  const consumer = await consume<IngestedEvent>({
     kafka,
     logger,
-    pool,
-    groupId: env.STORE_GROUP_ID,
+    group: env.STORE_GROUP_ID,
     topic: env.TOPIC_EVENTS,
-    offsetsTable: 'store_offsets',
+    offsets: 'postgres',
+    postgres: { pool, table: 'store_offsets', handleAll: events.handleAll },
     deadLetter: { producer, topic: env.TOPIC_EVENTS_DLQ, headers: deadLetterHeaders },
     decode: TOPICS.events.decode,
     // A span per batch (tracing on): the child of its first event's trace, linked to the others'.
-    handle: tracing.enabled
-      ? (tx, messages, claim) => traced(messages, { 'messaging.destination.partition.id': String(claim.partition) }, () => events.handle(tx, messages))
-      : events.handle,
-    handleAll: tracing.enabled
-      ? (tx, batches) =>
-          traced(
-            batches.flatMap((b) => b.messages),
-            {},
-            () => events.handleAll(tx, batches),
-          )
-      : events.handleAll,
+    trace: batchSpan(tracing, 'store events', { 'messaging.destination.name': env.TOPIC_EVENTS }),
+    handler: (messages, { tx }) => events.handle(tx, messages),
     partitionsConsumedConcurrently: env.STORE_PARTITIONS_CONCURRENTLY,
     gatherMs: env.STORE_GATHER_MS,
     sessionTimeoutMs: env.STORE_SESSION_TIMEOUT_MS,

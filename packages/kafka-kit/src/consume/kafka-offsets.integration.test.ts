@@ -2,10 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { deadLetterHeaders } from '@pulseboard/contracts';
 import { readTopic, testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
-import { runBatchConsumer, type BatchConsumerOptions, type RunningConsumer } from './batch-consumer.ts';
-import { BatchingProducer } from './batching-producer.ts';
-import { ensureTopics } from './client.ts';
-import { OK, type Outcome } from './outcome.ts';
+import { BatchingProducer } from '../batching-producer.ts';
+import { ensureTopics } from '../client.ts';
+import { OK, type Outcome } from '../outcome.ts';
+import { consume, type Consuming, type KafkaConsumeOptions } from './consume.ts';
+
+/** What a test varies: the consumer's options (its group unless given: one of its own). */
+type Overrides = Partial<Omit<KafkaConsumeOptions<string>, 'group'>> & Pick<KafkaConsumeOptions<string>, 'handler'> & { groupId?: string };
 
 const logger = pino({ level: 'silent' });
 const decode = (value: Buffer | null) =>
@@ -15,22 +18,21 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
   const kafka = testKafka();
   const producer = new BatchingProducer({ kafka, logger, lingerMs: 0 });
   producer.start();
-  const running: RunningConsumer[] = [];
+  const running: Consuming[] = [];
   afterAll(async () => {
     await Promise.all(running.map((c) => c.stop()));
     await producer.stop();
   });
 
   /** A consumer of `topic` in a group of its own (unless given), dead-lettering to `${topic}.dlq`; stopped after the tests. */
-  const consume = async (topic: string, options: Pick<BatchConsumerOptions<string>, 'handle'> & Partial<BatchConsumerOptions<string>>) => {
-    const consumer = await runBatchConsumer<string>({
+  const consumeFrom = async (topic: string, { groupId, ...options }: Overrides) => {
+    const consumer = await consume<string>({
       kafka,
       logger,
-      groupId: uniqueName('g'),
+      group: groupId ?? uniqueName('g'),
       topic,
-      deadLetterTopic: `${topic}.dlq`,
-      deadLetterHeaders,
-      producer,
+      offsets: 'kafka',
+      deadLetter: { producer, topic: `${topic}.dlq`, headers: deadLetterHeaders },
       decode,
       ...options,
     });
@@ -52,10 +54,10 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     let transient = 2;
     const applied: string[] = [];
     const dropped: string[] = [];
-    await consume(topic, {
+    await consumeFrom(topic, {
       maxBackoffMs: 100,
-      onDrop: (m, reason) => dropped.push(`${m.value}:${reason}`),
-      handle: async (messages) => {
+      onDrop: (m, reason) => dropped.push(`${m.raw.value?.toString()}:${reason}`),
+      handler: async (messages) => {
         if (transient-- > 0) throw Object.assign(new Error('briefly away'), { retryable: true });
         return messages.map((m): Outcome => {
           if (m.value === 'bug') throw new Error('a bug this message triggers');
@@ -91,7 +93,7 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
       ['a', 'b', 'c'].map((value) => ({ key: 'k', value })),
     );
     // One outcome too few, whatever it is given.
-    await consume(topic, { handle: async (messages) => messages.slice(1).map(() => OK) });
+    await consumeFrom(topic, { handler: async (messages) => messages.slice(1).map(() => OK) });
     await waitFor(async () => (await readTopic(dlq)).length === 3, { timeoutMs: 20000, what: 'three dead letters' });
     const letters = await readTopic(dlq);
     expect(letters.map((l) => [l.value, l.headers['pb-dlq-reason'], l.headers['pb-dlq-message']]).sort()).toEqual(
@@ -105,11 +107,11 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     await ensureTopics(kafka, [{ topic, numPartitions: 4 }]);
     const handledBy = [new Set<string>(), new Set<string>()];
     const start = (i: number) =>
-      consume(topic, {
+      consumeFrom(topic, {
         groupId,
         sessionTimeoutMs: 6000,
         heartbeatIntervalMs: 500,
-        handle: async (messages) => messages.map((m) => (handledBy[i]!.add(m.value), OK)),
+        handler: async (messages) => messages.map((m) => (handledBy[i]!.add(m.value), OK)),
       });
     await start(0);
     const values = (from: number) => Array.from({ length: 200 }, (_, i) => `m${from + i}`);
@@ -154,7 +156,11 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     const groupId = uniqueName('g');
     await ensureTopics(kafka, [{ topic, numPartitions: 2 }]);
     const handled = new Set<string>();
-    const consumer = await consume(topic, { groupId, commitIntervalMs: 60_000, handle: async (messages) => messages.map((m) => (handled.add(m.value), OK)) });
+    const consumer = await consumeFrom(topic, {
+      groupId,
+      commitIntervalMs: 60_000,
+      handler: async (messages) => messages.map((m) => (handled.add(m.value), OK)),
+    });
     let commits = 0;
     consumer.consumer.on(consumer.consumer.events.REQUEST, ({ payload }) => void (payload.apiName === 'OffsetCommit' && commits++));
     // One message at a time, each its own fetch and batch: kafkajs' autoCommit would commit after every one.
@@ -181,9 +187,9 @@ describe('batch consumer: outcomes applied by one wrapper', () => {
     await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
     await producer.send(topic, { key: 'k', value: 'x' });
     let tries = 0;
-    const consumer = await consume(topic, {
+    const consumer = await consumeFrom(topic, {
       maxBackoffMs: 60_000,
-      handle: async () => {
+      handler: async () => {
         tries++;
         throw Object.assign(new Error('down for long'), { retryable: true });
       },

@@ -2,11 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import pino from 'pino';
 import { readTopic, TEST_DATABASE_URL, TEST_KAFKA_BROKERS, testKafka, testTopicPrefix, topicMessageCount, uniqueName, waitFor } from '@pulseboard/test-kit';
-import { createKafka } from './client.ts';
-import { BatchingProducer } from './batching-producer.ts';
-import { ensureTopics } from './client.ts';
-import { OK } from './outcome.ts';
-import { runStateConsumer, type RunningStateConsumer, type StateConsumerOptions } from './state-consumer.ts';
+import { createKafka } from '../client.ts';
+import { BatchingProducer } from '../batching-producer.ts';
+import { ensureTopics } from '../client.ts';
+import { OK } from '../outcome.ts';
+import { consume, type PostgresConsumeOptions, type StateConsuming } from './consume.ts';
+import type { PostgresOffsetsOptions } from './postgres-offsets.ts';
+
+/** What a test varies: the consumer's options, and those of its Postgres offsets (pool, handleAll, onClaim, combining). */
+type Overrides = Partial<Omit<PostgresConsumeOptions<string>, 'postgres'>> & Partial<PostgresOffsetsOptions<string>>;
 
 // The consumers' log at info, kept in memory (last 300 lines) and printed only when a wait times out.
 const recentLog: string[] = [];
@@ -34,7 +38,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
   const suffix = uniqueName('kit').replace(/-/g, '_');
   const offsets = `kit_offsets_${suffix}`;
   const applied = `kit_applied_${suffix}`;
-  const running: RunningStateConsumer[] = [];
+  const running: StateConsuming[] = [];
 
   beforeAll(async () => {
     await pool.query(
@@ -70,22 +74,31 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
   const appliedValues = async (topic: string) =>
     (await pool.query(`SELECT value FROM ${applied} WHERE topic = $1 ORDER BY "offset"`, [topic])).rows.map((r) => r.value as string);
 
-  async function start(topic: string, groupId: string, overrides: Partial<StateConsumerOptions<string>> = {}): Promise<RunningStateConsumer> {
-    const consumer = await runStateConsumer<string>({
+  async function start(topic: string, groupId: string, overrides: Overrides = {}): Promise<StateConsuming> {
+    const { pool: usedPool, handleAll, onClaim, onRelease, combinePartitions, combineBelowMessages, table, ...consumerOptions } = overrides;
+    const consumer = await consume<string>({
       kafka,
       logger,
-      pool,
-      groupId,
+      group: groupId,
       topic,
-      offsetsTable: offsets,
+      offsets: 'postgres',
+      postgres: {
+        pool: usedPool ?? pool,
+        table: table ?? offsets,
+        ...(handleAll === undefined ? {} : { handleAll }),
+        ...(onClaim === undefined ? {} : { onClaim }),
+        ...(onRelease === undefined ? {} : { onRelease }),
+        ...(combinePartitions === undefined ? {} : { combinePartitions }),
+        ...(combineBelowMessages === undefined ? {} : { combineBelowMessages }),
+      },
       decode,
       sessionTimeoutMs: 6000,
       maxBackoffMs: 200,
-      handle: async (tx, messages) => {
+      handler: async (messages, { tx }) => {
         for (const m of messages) await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
         return { outcomes: messages.map(() => OK) };
       },
-      ...overrides,
+      ...consumerOptions,
     });
     running.push(consumer);
     return consumer;
@@ -96,8 +109,8 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     let failures = 0;
     const dropped: string[] = [];
     const consumer = await start(topic, uniqueName('g'), {
-      onDrop: ({ offset, reason }) => dropped.push(`${offset}:${reason.split(':')[0]}`),
-      handle: async (tx, messages) => {
+      onDrop: ({ offset }, reason) => dropped.push(`${offset}:${reason.split(':')[0]}`),
+      handler: async (messages, { tx }) => {
         if (failures < 2) {
           failures++;
           throw Object.assign(new Error('database briefly away'), { retryable: true });
@@ -185,7 +198,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
         headers: (info) => ({ why: info.code, from: `${info.topic}/${info.partition}/${info.offset}`, group: info.groupId }),
       },
       onDrop: ({ offset }) => dropped.push(offset),
-      handle: async (tx, messages) => {
+      handler: async (messages, { tx }) => {
         const outcomes = [];
         for (const m of messages) {
           if (m.value === 'poison') throw new Error('a bug this message triggers');
@@ -220,7 +233,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const topic = await topicWith([]);
     const seen: number[] = [];
     await start(topic, uniqueName('g'), {
-      handle: async (tx, messages) => {
+      handler: async (messages, { tx }) => {
         // A slow apply: later batches are fetched (ahead) meanwhile and must wait their turn.
         await new Promise((r) => setTimeout(r, 60));
         for (const m of messages) {
@@ -314,7 +327,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const topic = await topicWith(values.slice(0, 30), 4);
     const group = uniqueName('g');
     const a = await start(topic, group);
-    let b: RunningStateConsumer | undefined;
+    let b: StateConsuming | undefined;
     const state = async () => ({ applied: (await appliedValues(topic)).length, a: a.claimedPartitions(), b: b?.claimedPartitions() });
     await waitLogged(async () => (await appliedValues(topic)).length >= 30, { timeoutMs: 45000, what: 'first half', state });
     expect((await appliedValues(topic)).sort()).toEqual(values.slice(0, 30).sort());
@@ -334,7 +347,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     let transactions = 0;
     await start(topic, uniqueName('gather'), {
       gatherMs: 1000,
-      handle: async (tx, messages) => {
+      handler: async (messages, { tx }) => {
         transactions++;
         for (const m of messages) await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
         return { outcomes: messages.map(() => OK) };
@@ -388,7 +401,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     await start(topic, uniqueName('together'), {
       pool: counted,
       gatherMs: 300,
-      handle: async (tx, messages, claim) => {
+      handler: async (messages, { tx, claim }) => {
         handled.push(claim.partition);
         for (const m of messages) {
           await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, `${claim.partition}:${m.value}`]);
@@ -488,7 +501,7 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     await start(topic, uniqueName('large-fetch'), {
       pool: counted,
       combineBelowMessages: 10,
-      handle: async (tx, messages) => {
+      handler: async (messages, { tx }) => {
         batches++;
         for (const m of messages) await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);
         return { outcomes: messages.map(() => OK) };
@@ -516,8 +529,8 @@ describe('state-owning consumer (offsets in Postgres, in the state transaction)'
     const dropped: string[] = [];
     const consumer = await start(topic, uniqueName('together-bad'), {
       gatherMs: 200,
-      onDrop: ({ reason }) => dropped.push(reason.split(':')[0]!),
-      handle: async (tx, messages) => {
+      onDrop: (_message, reason) => dropped.push(reason.split(':')[0]!),
+      handler: async (messages, { tx }) => {
         for (const m of messages) {
           if (m.value === 'poison') throw new Error('a bug this message triggers');
           await tx.query(`INSERT INTO ${applied} VALUES ($1, $2, $3)`, [topic, m.offset, m.value]);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { ConsumedMessage } from './batch-consumer.ts';
-import type { Outcome } from './outcome.ts';
-import { errorFields, isTransient, RETRY_MAX_BACKOFF_MS } from './transient.ts';
+import type { ConsumedMessage } from './types.ts';
+import type { Outcome } from '../outcome.ts';
+import { errorFields, isTransient, RETRY_MAX_BACKOFF_MS } from '../transient.ts';
 import { sendDeadLetters, type DeadLetter, type DeadLetterTarget } from './dead-letters.ts';
 
 /**

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { testKafka, testTopicPrefix, uniqueName, waitFor } from '@pulseboard/test-kit';
-import { ensureTopics } from './client.ts';
-import { runFanOutConsumer, type RunningFanOutConsumer } from './fan-out-consumer.ts';
+import { ensureTopics } from '../client.ts';
+import { consume, type Consuming } from './consume.ts';
+import { eachMessage } from './middleware.ts';
 
 const logger = pino({ level: 'silent' });
 const decode = (value: Buffer | null) =>
@@ -10,7 +11,7 @@ const decode = (value: Buffer | null) =>
 
 describe('fan-out consumer', () => {
   const kafka = testKafka();
-  const running: RunningFanOutConsumer[] = [];
+  const running: Consuming[] = [];
   afterAll(async () => {
     await Promise.all(running.map((c) => c.stop()));
   });
@@ -25,7 +26,15 @@ describe('fan-out consumer', () => {
 
     const seen: string[][] = [[], []];
     for (const i of [0, 1]) {
-      const consumer = await runFanOutConsumer({ kafka, logger, topic, groupPrefix: 'test-fan-out', decode, handle: (value) => void seen[i]!.push(value) });
+      const consumer = await consume({
+        kafka,
+        logger,
+        topic,
+        group: { fanOut: 'test-fan-out' },
+        offsets: 'none',
+        decode,
+        handler: eachMessage((value) => void seen[i]!.push(value)),
+      });
       running.push(consumer);
     }
     await Promise.all(running.map((c) => c.whenReady()));
@@ -53,7 +62,15 @@ describe('fan-out consumer', () => {
     // leader (12 of them, so that at least one usually has none yet).
     await ensureTopics(kafka, [{ topic, numPartitions: 12 }]);
     const seen: string[] = [];
-    const consumer = await runFanOutConsumer({ kafka, logger, topic, groupPrefix: 'test-fan-out-fresh', decode, handle: (value) => void seen.push(value) });
+    const consumer = await consume({
+      kafka,
+      logger,
+      topic,
+      group: { fanOut: 'test-fan-out-fresh' },
+      offsets: 'none',
+      decode,
+      handler: eachMessage((value) => void seen.push(value)),
+    });
     running.push(consumer);
     await consumer.whenReady();
     const producer = kafka.producer();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { KafkaMessage } from 'kafkajs';
-import { createBatchRunner, type Attempt } from './batch-runner.ts';
-import type { ConsumedMessage } from './batch-consumer.ts';
-import type { BatchingProducer } from './batching-producer.ts';
-import { OK } from './outcome.ts';
+import { createBatchRunner, type Attempt } from './runner.ts';
+import type { ConsumedMessage } from './types.ts';
+import type { BatchingProducer } from '../batching-producer.ts';
+import { OK } from '../outcome.ts';
 
 const logger = pino({ level: 'silent' });
 

@@ -1,7 +1,7 @@
 import type { IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DeadLetterInfo } from '@pulseboard/contracts';
-import type { BatchingProducer } from './batching-producer.ts';
+import type { BatchingProducer } from '../batching-producer.ts';
 
 /** Where a dead letter came from and why (the shape the contracts' dead-letter headers are made from). */
 export type DeadLetterDescription = DeadLetterInfo;

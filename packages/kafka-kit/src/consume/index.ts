@@ -1,0 +1,5 @@
+export * from './consume.ts';
+export * from './types.ts';
+export * from './middleware.ts';
+export * from './dead-letters.ts';
+export type { PartitionClaim, StateContext, StateBatchResult, PostgresOffsetsOptions, ClaimedPartitions } from './postgres-offsets.ts';
