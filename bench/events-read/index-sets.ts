@@ -19,7 +19,7 @@ const btree = (name: string, columns: string, where?: string, unique = false): I
   body: `USING btree (${columns})${where === undefined ? '' : ` WHERE (${where} IS NOT NULL)`}`,
 });
 
-/** The events indexes before issue 45 (migration 1764892800000_partitioned-events): the "old" set. */
+/** The previous events index set, the eight of migration 1764892800000_partitioned-events: the "old" set. */
 export const OLD_SET: IndexSet = {
   name: 'old (8 indexes)',
   indexes: [

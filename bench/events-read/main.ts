@@ -4,8 +4,9 @@
  * the one asked about, 30 days of day partitions: bench/list-events' data) in
  * a database of its own, it prints
  *   - p50/p99 of each documented filter of GET /api/v1/events (the read API's
- *     own page and count statements, one request at a time), with the index
- *     set before issue 45 ("old") and the one the migrations give now ("new");
+ *     own page and count statements, one request at a time), with the
+ *     previous index set ("old": the eight of migration 1764892800000) and the
+ *     one the migrations give now ("new");
  *   - the same filter's p50/p99 without its own index (what the index buys);
  *   - µs per row of the store's COPY into events with each set, and with the
  *     new set less each one of its indexes (what each index costs a write).
@@ -121,7 +122,10 @@ async function main(): Promise<void> {
       }
     }
     const cost = (name: string) => median(costs.get(name)!);
-    for (const set of writeSets) log(`  ${set.name.padEnd(52)} ${cost(set.name).toFixed(1).padStart(6)} µs/row`);
+    for (const set of writeSets) {
+      const all = costs.get(set.name)!;
+      log(`  ${set.name.padEnd(52)} ${cost(set.name).toFixed(1).padStart(6)} µs/row (${Math.min(...all).toFixed(1)}-${Math.max(...all).toFixed(1)})`);
+    }
 
     printSummary(reads, bare, sets, current, cost);
   } finally {

@@ -5,6 +5,7 @@ import { migrateAll, type Queryable } from '@pulseboard/db';
 import { createScratchDatabase } from '@pulseboard/test-kit';
 import type { EventFilters } from './event-filters.ts';
 import { countEvents, selectEvent, selectEventPage } from './event-list.ts';
+import { previewEventsQuery } from './preview-events.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const PROJECT = 'indexed';
@@ -122,6 +123,18 @@ describe('the events indexes serve every documented filter (EXPLAIN)', () => {
     const used = new Set(onEvents.flatMap((p) => [...p.scans.indexes]));
     for (const index of expected) expect([...used], `statements:\n${plans.map((p) => p.sql).join('\n')}`).toContain(index);
     // No statement reads a whole partition of events or event_labels.
+    expect(wholeReads(plans)).toEqual([]);
+  });
+
+  // A preview reads the events of a time on, a replay those received since a time (in every partition).
+  it.each([
+    { order: 'time' as const, expected: 'events_project_time_idx' },
+    { order: 'engine' as const, expected: 'events_project_received_idx' },
+  ])('a preview or replay scan in $order order reads $expected', async ({ order, expected }) => {
+    const reads = { severity: false, source: false, channel: false, labels: false, attributeKeys: [] };
+    const query = previewEventsQuery({ projectKey: PROJECT, since: new Date(now - HOUR), reads, order });
+    const plans = await plansOf((client) => client.query(query.text, query.values));
+    expect(plans.flatMap((p) => [...p.scans.indexes])).toContain(expected);
     expect(wholeReads(plans)).toEqual([]);
   });
 
