@@ -12,7 +12,7 @@ import type { IdempotencyStore } from './ingest/idempotency.ts';
 import type { RuleOutcomeWaiter } from './ingest/rule-outcomes.ts';
 import type { ReplyWaiter } from './ingest/reply-waiter.ts';
 import type { NotificationOutcome, NotificationRequest } from '@pulseboard/contracts';
-import type { Limiter } from './limits/limiter.ts';
+import type { LimitEnforcer } from './limits/limiter.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import type { RedisClient } from './redis-client.ts';
 import type { ControlFeed } from './repositories/control-writes.ts';
@@ -34,7 +34,7 @@ export interface GatewayDeps {
   throttle: AuthThrottle;
   /** Hashes of the credentials that may be valid: what a throttled request is checked against. */
   credentials: CredentialSet;
-  limiter: Limiter;
+  limiter: LimitEnforcer;
   pipeline: EventPipeline;
   validator: EnvelopeValidator;
   metrics: GatewayMetrics;

@@ -51,6 +51,13 @@ const properties = {
     default: 10000,
     description: 'Events a project may send per calendar month (402 past it), unless the project sets its own.',
   },
+  LIMIT_LEASES: {
+    type: 'string',
+    enum: ['on', 'off'],
+    default: 'on',
+    description:
+      'on: each gateway takes leases of limit counters from Redis and decides from memory while they last (one Redis call per lease, not per request); exact with one gateway, with several a limit may be over-admitted by at most one lease per gateway (docs/api.md, Limits). off: every request is decided in Redis. Redis Cluster: always off.',
+  },
   // Default 0: a 10 ms linger cuts the CPU per event at 1,000/s by about a fifth, but adds its wait to
   // every request while busy, past the `/ingest` p99 target (docs/performance.md, the knobs).
   KAFKA_LINGER_MS: {

@@ -22,7 +22,7 @@ import { AuthThrottle } from './auth/auth-throttle.ts';
 import { CredentialSet } from './auth/credential-set.ts';
 import { FixedWindowCounter } from './limits/fixed-window.ts';
 import { ProjectDirectory, type LimitDefaults } from './auth/project-directory.ts';
-import { Limiter } from './limits/limiter.ts';
+import { createGatewayLimiter } from './limits/create-limiter.ts';
 import { EventIdAllocator } from './ingest/event-id-allocator.ts';
 import { EventPipeline } from './ingest/event-pipeline.ts';
 import { createEnvelopeValidator } from './ingest/envelope-validator.ts';
@@ -150,6 +150,14 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   await eventIds.fill();
   // Bounded below a request's patience: with Kafka away the route answers `unknown` within a second.
   const eventEnds = endOffsetsReader(kafka, env.TOPIC_EVENTS, { timeoutMs: 1000 });
+  const limits = await createGatewayLimiter({
+    leases: env.LIMIT_LEASES === 'on',
+    redis,
+    logger,
+    loadMonthlyUsage: monthlyUsageLoader(pool),
+    now,
+    observeBatch: (size) => metrics.limiterBatchOperations.observe(size),
+  });
   const deps: GatewayDeps = {
     env,
     logger,
@@ -160,7 +168,7 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
     auth: new Authenticator(directory, pool, redis, throttle, { credentials, lookups: metrics.credentialLookups }),
     throttle,
     credentials,
-    limiter: new Limiter(redis, monthlyUsageLoader(pool), now, (size) => metrics.limiterBatchOperations.observe(size)),
+    limiter: limits.limiter,
     pipeline: new EventPipeline(producer, eventIds, env.TOPIC_EVENTS),
     validator: createEnvelopeValidator(),
     metrics,
@@ -198,6 +206,8 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
         ['notification_outcomes', () => notificationReader?.stop()],
         ['control_relay', () => controlRelay.stop()],
         ['producer', () => producer.stop()],
+        // After the last request: what this gateway's leases left unspent goes back to Redis.
+        ['limit_leases', () => limits.drain()],
         ['event_ends', () => eventEnds.stop()],
         ['stores', () => Promise.allSettled([pool.end(), redis.quit()])],
         ['tracing', () => tracing.shutdown()],

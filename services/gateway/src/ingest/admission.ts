@@ -2,12 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PulseboardError } from '@pulseboard/contracts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { ProjectAuth } from '../auth/project-directory.ts';
-import type { LimitDecision, Limiter } from '../limits/limiter.ts';
+import type { LimitDecision, LimitEnforcer } from '../limits/limiter.ts';
 
 export type Decided = Exclude<LimitDecision, { kind: 'stale' }>;
 
 export interface AdmissionDeps {
-  limiter: Limiter;
+  limiter: LimitEnforcer;
   auth: Pick<Authenticator, 'reloadStale'>;
 }
 

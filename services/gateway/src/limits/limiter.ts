@@ -49,6 +49,18 @@ export type LimitDecision =
 
 const WINDOW_BY_CODE: Record<number, RateWindow> = { 1: 'minute', 2: 'project_hour', 3: 'account_hour', 4: 'global_hour' };
 
+/** What the ingest path needs of a limiter: the exact one (this file) or one spending leases (leased-limiter.ts). */
+export interface LimitEnforcer {
+  /** Checks and, when everything allows it, consumes. A refused request consumes nothing. */
+  consume(subject: LimitSubject, events: number): Promise<LimitDecision>;
+  /** Decides as `consume` would, without consuming (for requests refused for other reasons). */
+  check(subject: LimitSubject, events: number): Promise<LimitDecision>;
+  /** Gives back what `consume` took when the request failed later (e.g. Kafka was down). */
+  refund(subject: LimitSubject, events: number, at: Windows): Promise<void>;
+  /** Current usage of every window, consuming nothing. */
+  usage(subject: LimitSubject): Promise<{ usage: Usage; windows: Windows } | { kind: 'stale' }>;
+}
+
 type Mode = 'c' | 'u' | 'r';
 interface Operation {
   subject: LimitSubject;
@@ -57,7 +69,7 @@ interface Operation {
   windows: Windows;
   seed: string;
 }
-type Outcome = [status: number, which: number, minute: number, projectHour: number, accountHour: number, globalHour: number, month: number];
+export type Outcome = [status: number, which: number, minute: number, projectHour: number, accountHour: number, globalHour: number, month: number];
 
 type LimitsCommand = (numberOfKeys: number, ...args: string[]) => Promise<string>;
 
@@ -68,7 +80,7 @@ type LimitsCommand = (numberOfKeys: number, ...args: string[]) => Promise<string
  * all or nothing. All keys share the hash tag LIMITER_HASH_TAG, so the script runs on
  * Redis Cluster too (one slot). The clock is injectable for tests.
  */
-export class Limiter {
+export class Limiter implements LimitEnforcer {
   private readonly run: LimitsCommand;
   private readonly batcher: MicroBatcher<Operation, Outcome>;
   private readonly seeding = new Map<string, Promise<string>>();
@@ -101,6 +113,11 @@ export class Limiter {
     ];
   }
 
+  /** The five counters' keys (minute, project hour, account hour, global hour, quota). */
+  static counterKeys(subject: Pick<LimitSubject, 'projectKey' | 'accountId' | 'revisionKey'>, w: Windows): string[] {
+    return Limiter.keys(subject, w).slice(1);
+  }
+
   /** Checks and, when everything allows it, consumes. A refused request consumes nothing. */
   consume(subject: LimitSubject, events: number): Promise<LimitDecision> {
     return this.evaluate(subject, events, 'u');
@@ -128,7 +145,7 @@ export class Limiter {
     // Redis has no quota counter for this month (a restart, or a new month): start it from
     // what Postgres holds, never from zero; the script seeds it only if still missing.
     if (outcome[0] === 2) outcome = await this.batcher.submit({ subject, events, mode, windows, seed: await this.seed(subject.projectKey, windows) });
-    return decision(outcome, subject, windows);
+    return decisionOf(outcome, subject, windows);
   }
 
   private seed(projectKey: string, w: Windows): Promise<string> {
@@ -196,7 +213,8 @@ export class Limiter {
   }
 }
 
-function decision(outcome: Outcome, subject: LimitSubject, w: Windows): LimitDecision {
+/** A decision from the script's answer for one operation (limits.lua, leases.lua). */
+export function decisionOf(outcome: Outcome, subject: LimitSubject, w: Windows): LimitDecision {
   const [status, which, minute, projectHour, accountHour, globalHour, month] = outcome;
   const usage: Usage = { minute, projectHour, accountHour, globalHour, month };
   const l = subject.limits;
