@@ -40,6 +40,13 @@ export const commonEnvProperties = {
     default: TOPICS.tileChanges.name,
     description: 'Topic of tile changes, relayed by the rule engine, read by broadcast and notification.',
   },
+  TOPIC_TILE_REPLACEMENTS: {
+    type: 'string',
+    minLength: 1,
+    default: TOPICS.tileReplacements.name,
+    description:
+      "Topic of tiles whose history an applied replay replaced, relayed by the rule engine, read by broadcast (dashboards read the tile's history again).",
+  },
   TOPIC_RULE_OUTCOMES: {
     type: 'string',
     minLength: 1,

@@ -185,6 +185,29 @@ export const broadcastServerMessageSchema = {
       ['v', 'project', 'revision', 'tile', 'changed'],
     ),
     message('tile_removed', { v: v1, project: projectKey, revision, tile_id: { type: 'integer', minimum: 1 } }, ['v', 'project', 'revision', 'tile_id']),
+    // A tile's history replaced by an applied replay: read it again from `since` (GET /tiles/:id/history).
+    message(
+      'tile_replaced',
+      {
+        v: v1,
+        project: projectKey,
+        tile_id: { type: 'integer', minimum: 1 },
+        since: { type: 'string', format: 'date-time' },
+        until: { type: 'string', format: 'date-time' },
+        state: {
+          type: 'object',
+          required: ['status', 'value', 'version', 'last_event_id', 'changed_at'],
+          properties: {
+            status: { type: 'string' },
+            value: { anyOf: [{ type: 'number' }, { type: 'boolean' }, { type: 'string' }, { type: 'null' }] },
+            version: { type: 'integer', minimum: 0 },
+            last_event_id: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+            changed_at: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+          },
+        },
+      },
+      ['v', 'project', 'tile_id', 'since', 'until', 'state'],
+    ),
     // Live event tail (issue 28).
     message('tailing', { v: v1, project: projectKey, filters: tailFiltersSchema, max_per_second: { type: 'integer', minimum: 1 } }, [
       'v',

@@ -9,6 +9,7 @@ export * from './path-validation-details.ts';
 export * from './tile-rule.schema.ts';
 export * from './tile-rule-checks.ts';
 export * from './tile-change.schema.ts';
+export * from './tile-replaced.schema.ts';
 export * from './rule-patterns.ts';
 export * from './credentials.ts';
 export * from './broadcast-protocol.schema.ts';

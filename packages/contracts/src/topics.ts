@@ -10,6 +10,7 @@ import {
 } from './notification-messages.schema.ts';
 import { ruleOutcomeSchema, type RuleOutcome } from './rule-outcome.schema.ts';
 import { tileChangeSchema, type TileChange } from './tile-change.schema.ts';
+import { tileReplacedSchema, type TileReplaced } from './tile-replaced.schema.ts';
 import { CONTROL_CHANGE_SCHEMA_HEADER, controlChangeSchema, type ControlChange } from './control-change.schema.ts';
 import {
   HEADERS,
@@ -27,6 +28,7 @@ export * from './topics/topic-definition.ts';
 /** `pb-schema` of an events-topic message and of a tile change. */
 export const EVENT_SCHEMA_HEADER = 'ingested-event/1';
 export const TILE_CHANGE_SCHEMA_HEADER = 'tile-change/1';
+export const TILE_REPLACED_SCHEMA_HEADER = 'tile-replaced/1';
 
 /** Set on events whose request waits for the rule engine's outcome (webhooks); the engine answers those only. */
 export const OUTCOME_WANTED_HEADER = 'pb-outcome-wanted';
@@ -165,6 +167,31 @@ const tileChanges: TopicDefinition<TileChange, TileChange, TextMessage> = {
   spec: plainSpec(6),
 };
 
+/**
+ * A tile's history replaced by an applied replay, from the rule engine's
+ * outbox (written in the replay's transaction). Its own topic, so readers of
+ * the tile-changes topic meet no new shape. Broadcast tells the tile's
+ * subscribers (`tile_replaced`), so a dashboard reads the history again.
+ */
+const tileReplacements: TopicDefinition<TileReplaced, TileReplaced, TextMessage> = {
+  id: 'tileReplacements',
+  name: 'pulseboard.tile-replacements.v1',
+  version: 1,
+  description:
+    "A tile's state and history replaced by an applied replay (POST /tiles/{id}/replay with dry_run false): the changes from `since` on are the replay's. Relayed from the rule engine's outbox at least once; every broadcast instance reads all of them (fan-out).",
+  key: 'project_key (UTF-8)',
+  headers: { ...contentTypeHeader, [HEADERS.schema]: { description: 'schema name and version of the value', value: TILE_REPLACED_SCHEMA_HEADER } },
+  valueSchema: tileReplacedSchema,
+  partitions: 6,
+  encode: (replaced) => ({
+    key: replaced.project_key,
+    value: JSON.stringify(replaced),
+    headers: { ...jsonHeaders, [HEADERS.schema]: TILE_REPLACED_SCHEMA_HEADER },
+  }),
+  decode: jsonTopicDecoder<TileReplaced>(tileReplacedSchema, 'tile replacement'),
+  spec: plainSpec(6),
+};
+
 /** `project_key` travels as the key: the outcome itself holds the event id only. */
 const ruleOutcomes: TopicDefinition<RuleOutcome, RuleOutcome & { project_key: string }, TextMessage> = {
   id: 'ruleOutcomes',
@@ -266,6 +293,7 @@ export const TOPICS = {
   events,
   eventsDeadLetter,
   tileChanges,
+  tileReplacements,
   ruleOutcomes,
   notificationRequests,
   notificationOutcomes,

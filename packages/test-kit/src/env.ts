@@ -50,6 +50,7 @@ export function serviceTestEnv(extra: Record<string, string> = {}): Record<strin
     TOPIC_EVENTS: `${testTopicPrefix()}events.${suffix}`,
     TOPIC_EVENTS_DLQ: `${testTopicPrefix()}events.dlq.${suffix}`,
     TOPIC_TILE_CHANGES: `${testTopicPrefix()}tile-changes.${suffix}`,
+    TOPIC_TILE_REPLACEMENTS: `${testTopicPrefix()}tile-replacements.${suffix}`,
     TOPIC_RULE_OUTCOMES: `${testTopicPrefix()}rule-outcomes.${suffix}`,
     TOPIC_CONTROL: `${testTopicPrefix()}control.${suffix}`,
     TOPIC_NOTIFICATION_REQUESTS: `${testTopicPrefix()}notification-requests.${suffix}`,

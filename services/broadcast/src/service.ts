@@ -33,6 +33,7 @@ import { createClientMessageParser } from './client-messages.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { Revalidator, startRevalidationPolls } from './revalidation.ts';
 import { TailFeed } from './tail-feed.ts';
+import { runReplacementFeed } from './replacement-feed.ts';
 import { TileViews } from './tile-views.ts';
 
 export interface BroadcastService {
@@ -71,6 +72,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const kafkaSignals = instrumentKafka(kafka, metrics.registry, { transient: [`${tailGroupPrefix}-`] });
   await ensureTopics(kafka, [
     TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES),
+    TOPICS.tileReplacements.spec(env.TOPIC_TILE_REPLACEMENTS),
     TOPICS.control.spec(env.TOPIC_CONTROL),
     TOPICS.events.spec(env.TOPIC_EVENTS, env),
   ]);
@@ -132,7 +134,15 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
       );
     },
   });
-  await Promise.all([feed.whenReady(), control.whenReady()]);
+  // Tiles whose history an applied replay replaced: their project's subscribers read it again (tile_replaced).
+  const replacements = await runReplacementFeed({
+    kafka,
+    logger,
+    topic: env.TOPIC_TILE_REPLACEMENTS,
+    groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast-replacements`,
+    publish: (project, frame) => void hub.publishFrame(project, frame),
+  });
+  await Promise.all([feed.whenReady(), control.whenReady(), replacements.whenReady()]);
 
   // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (default: none).
   const app = Fastify({ logger: false, trustProxy: trustProxyOption(env.TRUST_PROXY) });
@@ -145,7 +155,10 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   registerDashboard(app, env.BROADCAST_DASHBOARD_DIR || undefined);
   registerApiPass(app, env.BROADCAST_API_URL, env.INTERNAL_PROXY_SECRET);
   // Ready while the feed is in its group and fetching: a client served now misses no change.
-  registerOpsRoutes(app, { registry: metrics.registry, readiness: () => ({ kafka_group: kafkaSignals.joined() && feed.ready() && control.ready() }) });
+  registerOpsRoutes(app, {
+    registry: metrics.registry,
+    readiness: () => ({ kafka_group: kafkaSignals.joined() && feed.ready() && control.ready() && replacements.ready() }),
+  });
 
   const deps = { env, pool, logger, metrics, hub, tiles, tailFeed, authenticate, parse };
   app.register(async (ws) => {
@@ -190,7 +203,7 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
       stopHeartbeat();
       stopPolls();
       stopping ??= drainWithin(env.SHUTDOWN_TIMEOUT_MS, logger, 'broadcast', [
-        ['feeds', () => Promise.all([feed.stop(), control.stop(), tailFeed.stop()])],
+        ['feeds', () => Promise.all([feed.stop(), control.stop(), replacements.stop(), tailFeed.stop()])],
         [
           'clients',
           () => {

@@ -1,16 +1,8 @@
-import type { Pool, PoolClient } from "pg";
-import type { TileStatus, TileValue } from "@pulseboard/contracts";
-import {
-  RulePreview,
-  type RuleEvent,
-  type TileState,
-  type TileStateChange,
-} from "@pulseboard/rules";
-import {
-  openReplayEvents,
-  storeNextOffset,
-  type ReplayEventRow,
-} from "@pulseboard/event-store";
+import type { Pool, PoolClient } from 'pg';
+import { TOPICS, type TileReplaced, type TileStatus, type TileValue } from '@pulseboard/contracts';
+import { writeOutbox } from '@pulseboard/db';
+import { RulePreview, type RuleEvent, type TileState, type TileStateChange } from '@pulseboard/rules';
+import { openReplayEvents, storeNextOffset, type ReplayEventRow } from '@pulseboard/event-store';
 
 /**
  * Applying a replay (POST /tiles/:id/replay, dry_run false) inside the
@@ -27,23 +19,11 @@ export interface ReplayRequest {
 }
 
 /** The bounds a replay is held to (the preview's: docs/api.md, Replay). */
-export const REPLAY_LIMITS = {
-  maxEvents: 1_000_000,
-  timeLimitMs: 10_000,
-  storeWaitMs: 10_000,
-};
+export const REPLAY_LIMITS = { maxEvents: 1_000_000, timeLimitMs: 10_000, storeWaitMs: 10_000 };
 
 /** What the gateway reads back: the outcome, or why there is none (a 400 on `field`, else a 503). */
 export type ReplayResult =
-  | {
-      ok: true;
-      state: PublishedState;
-      live: PublishedState;
-      equal: boolean;
-      events_replayed: number;
-      changes_total: number;
-      until: string;
-    }
+  | { ok: true; state: PublishedState; live: PublishedState; equal: boolean; events_replayed: number; changes_total: number; until: string }
   | { ok: false; field?: string; message: string };
 
 export interface PublishedState {
@@ -62,10 +42,7 @@ export interface PublishedState {
  * is never applied. The engine, the table's owner, deletes both
  * (`pruneReplays`, every `REPLAY_PRUNE_INTERVAL_MS`).
  */
-export const REPLAY_RETENTION = {
-  finishedKeptMs: 3_600_000,
-  abandonedAfterMs: 300_000,
-} as const;
+export const REPLAY_RETENTION = { finishedKeptMs: 3_600_000, abandonedAfterMs: 300_000 } as const;
 export const REPLAY_PRUNE_INTERVAL_MS = 60_000;
 
 export async function pendingReplays(pool: Pool): Promise<ReplayRequest[]> {
@@ -82,41 +59,28 @@ export async function pendingReplays(pool: Pool): Promise<ReplayRequest[]> {
  * and no longer old enough. Every engine instance may run it (the deletes
  * repeat nothing).
  */
-export async function pruneReplays(
-  pool: Pool,
-): Promise<{ finished: number; abandoned: number }> {
-  const finished = await pool.query(
-    "DELETE FROM tile_replays WHERE status <> 'pending' AND finished_at < now() - $1 * interval '1 millisecond'",
-    [REPLAY_RETENTION.finishedKeptMs],
-  );
-  const abandoned = await pool.query(
-    "DELETE FROM tile_replays WHERE status = 'pending' AND requested_at < now() - $1 * interval '1 millisecond'",
-    [REPLAY_RETENTION.abandonedAfterMs],
-  );
-  return {
-    finished: finished.rowCount ?? 0,
-    abandoned: abandoned.rowCount ?? 0,
-  };
+export async function pruneReplays(pool: Pool): Promise<{ finished: number; abandoned: number }> {
+  const finished = await pool.query("DELETE FROM tile_replays WHERE status <> 'pending' AND finished_at < now() - $1 * interval '1 millisecond'", [
+    REPLAY_RETENTION.finishedKeptMs,
+  ]);
+  const abandoned = await pool.query("DELETE FROM tile_replays WHERE status = 'pending' AND requested_at < now() - $1 * interval '1 millisecond'", [
+    REPLAY_RETENTION.abandonedAfterMs,
+  ]);
+  return { finished: finished.rowCount ?? 0, abandoned: abandoned.rowCount ?? 0 };
 }
 
 /** Takes a request in the claim's transaction (its row locked until that commits); false when it was cancelled or taken meanwhile. */
 export async function takeReplay(tx: PoolClient, id: number): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    "SELECT 1 FROM tile_replays WHERE id = $1 AND status = 'pending' FOR UPDATE",
-    [id],
-  );
+  const { rowCount } = await tx.query("SELECT 1 FROM tile_replays WHERE id = $1 AND status = 'pending' FOR UPDATE", [id]);
   return rowCount === 1;
 }
 
-export async function finishReplay(
-  tx: PoolClient,
-  id: number,
-  result: ReplayResult,
-): Promise<void> {
-  await tx.query(
-    "UPDATE tile_replays SET status = $2, result = $3, finished_at = now() WHERE id = $1",
-    [id, result.ok ? "done" : "failed", JSON.stringify(result)],
-  );
+export async function finishReplay(tx: PoolClient, id: number, result: ReplayResult): Promise<void> {
+  await tx.query('UPDATE tile_replays SET status = $2, result = $3, finished_at = now() WHERE id = $1', [
+    id,
+    result.ok ? 'done' : 'failed',
+    JSON.stringify(result),
+  ]);
 }
 
 /**
@@ -128,15 +92,10 @@ export async function finishReplay(
  */
 export async function waitForStore(
   tx: PoolClient,
-  key: {
-    engineGroupId: string;
-    storeGroupId: string;
-    topic: string;
-    partition: number;
-  },
+  key: { engineGroupId: string; storeGroupId: string; topic: string; partition: number },
 ): Promise<{ applied: number } | undefined> {
   const engine = await tx.query<{ next: string }>(
-    "SELECT next_offset::text AS next FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3",
+    'SELECT next_offset::text AS next FROM rule_engine_offsets WHERE group_id = $1 AND topic = $2 AND partition = $3',
     [key.engineGroupId, key.topic, key.partition],
   );
   const applied = Number(engine.rows[0]?.next ?? -1);
@@ -144,14 +103,7 @@ export async function waitForStore(
   const deadline = Date.now() + REPLAY_LIMITS.storeWaitMs;
   for (;;) {
     // Read committed: each statement sees what the store committed meanwhile.
-    if (
-      (await storeNextOffset(tx, {
-        groupId: key.storeGroupId,
-        topic: key.topic,
-        partition: key.partition,
-      })) >= applied
-    )
-      return { applied };
+    if ((await storeNextOffset(tx, { groupId: key.storeGroupId, topic: key.topic, partition: key.partition })) >= applied) return { applied };
     if (Date.now() > deadline) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -169,35 +121,23 @@ const BATCH = 5000;
 export async function replayStored(
   tx: PoolClient,
   preview: RulePreview,
-  scan: {
-    projectKey: string;
-    since: Date;
-    partition: number;
-    applied: number;
-    now: number;
-  },
-): Promise<"done" | "too_many" | "too_slow"> {
+  scan: { projectKey: string; since: Date; partition: number; applied: number; now: number },
+): Promise<'done' | 'too_many' | 'too_slow'> {
   const deadline = Date.now() + REPLAY_LIMITS.timeLimitMs;
-  const cursor = await openReplayEvents(tx, {
-    projectKey: scan.projectKey,
-    since: scan.since,
-    partition: scan.partition,
-    before: scan.applied,
-  });
+  const cursor = await openReplayEvents(tx, { projectKey: scan.projectKey, since: scan.since, partition: scan.partition, before: scan.applied });
   let seen = 0;
-  let end: "done" | "too_many" | "too_slow" = "done";
+  let end: 'done' | 'too_many' | 'too_slow' = 'done';
   for (;;) {
     const rows = await cursor.fetch(BATCH);
     seen += rows.length;
     if (seen > REPLAY_LIMITS.maxEvents) {
-      end = "too_many";
+      end = 'too_many';
       break;
     }
-    for (const row of rows)
-      preview.push(toRuleEvent(row), Math.floor(row.received));
+    for (const row of rows) preview.push(toRuleEvent(row), Math.floor(row.received));
     if (rows.length < BATCH) break;
     if (Date.now() > deadline) {
-      end = "too_slow";
+      end = 'too_slow';
       break;
     }
   }
@@ -220,16 +160,24 @@ function toRuleEvent(row: ReplayEventRow): RuleEvent {
   };
 }
 
-/** The tile's history from `since` on goes: the replay's takes its place. */
-export async function deleteHistorySince(
+/**
+ * In the replay's transaction: a tile-replacements message through the
+ * engine's outbox (with the partition's other messages, relayed once the
+ * transaction committed), so broadcast tells the tile's subscribers to read
+ * its history again from `since`.
+ */
+export async function announceReplaced(
   tx: PoolClient,
-  tileId: number,
-  since: Date,
-): Promise<number> {
-  const { rowCount } = await tx.query(
-    "DELETE FROM tile_state_history WHERE tile_id = $1 AND changed_at >= $2",
-    [tileId, since],
-  );
+  topics: { outboxTable: string; tileReplacements: string },
+  partition: number,
+  replaced: TileReplaced,
+): Promise<void> {
+  await writeOutbox(tx, topics.outboxTable, partition, [{ topic: topics.tileReplacements, ...TOPICS.tileReplacements.encode(replaced) }]);
+}
+
+/** The tile's history from `since` on goes: the replay's takes its place. */
+export async function deleteHistorySince(tx: PoolClient, tileId: number, since: Date): Promise<number> {
+  const { rowCount } = await tx.query('DELETE FROM tile_state_history WHERE tile_id = $1 AND changed_at >= $2', [tileId, since]);
   return rowCount ?? 0;
 }
 
@@ -238,13 +186,8 @@ export const published = (state: TileState): PublishedState => ({
   value: state.value,
   version: state.version,
   last_event_id: state.last_event_id,
-  changed_at:
-    state.changed_at === null ? null : new Date(state.changed_at).toISOString(),
+  changed_at: state.changed_at === null ? null : new Date(state.changed_at).toISOString(),
 });
 
 /** The replay's changes numbered on from the live version `base`, so every reader that orders by version takes them as newer. */
-export const renumbered = (
-  changes: readonly TileStateChange[],
-  base: number,
-): TileStateChange[] =>
-  changes.map((c, i) => ({ ...c, version: base + i + 1 }));
+export const renumbered = (changes: readonly TileStateChange[], base: number): TileStateChange[] => changes.map((c, i) => ({ ...c, version: base + i + 1 }));

@@ -57,6 +57,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   await ensureTopics(kafka, [
     TOPICS.events.spec(env.TOPIC_EVENTS, env),
     TOPICS.tileChanges.spec(env.TOPIC_TILE_CHANGES),
+    TOPICS.tileReplacements.spec(env.TOPIC_TILE_REPLACEMENTS),
     TOPICS.ruleOutcomes.spec(env.TOPIC_RULE_OUTCOMES),
     TOPICS.control.spec(env.TOPIC_CONTROL),
   ]);
@@ -94,7 +95,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
     logger,
     metrics,
     rules,
-    topics: { ruleOutcomes: env.TOPIC_RULE_OUTCOMES, outboxTable: OUTBOX_TABLE },
+    topics: { ruleOutcomes: env.TOPIC_RULE_OUTCOMES, tileReplacements: env.TOPIC_TILE_REPLACEMENTS, outboxTable: OUTBOX_TABLE },
     clock: options.clock ?? Date.now,
     groupId: env.RULE_ENGINE_GROUP_ID,
     eventsTopic: env.TOPIC_EVENTS,

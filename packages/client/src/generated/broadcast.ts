@@ -137,6 +137,24 @@ export interface components {
             /** @constant */
             v: 1;
         } | {
+            project: string;
+            /** Format: date-time */
+            since: string;
+            state: {
+                changed_at: string | null;
+                last_event_id: number | null;
+                status: string;
+                value: number | boolean | string | null;
+                version: number;
+            };
+            tile_id: number;
+            /** @constant */
+            type: "tile_replaced";
+            /** Format: date-time */
+            until: string;
+            /** @constant */
+            v: 1;
+        } | {
             filters: {
                 channel?: string;
                 label?: string[];

@@ -109,7 +109,7 @@ export function generateAsyncApiDocument(): Json {
   channels.broadcast = {
     address: '/ws',
     title: 'Broadcast WebSocket',
-    description: `Live tile changes, tile definitions (added, updated, removed) and a live event tail. Authenticate with \`Authorization: Bearer\` at the upgrade or an \`auth\` message; subscribe to projects, resume with \`since\`. Close codes: ${closeCodes}. Details: services/broadcast/docs/protocol.md.`,
+    description: `Live tile changes, tile definitions (added, updated, removed), tiles whose history a replay replaced, and a live event tail. Authenticate with \`Authorization: Bearer\` at the upgrade or an \`auth\` message; subscribe to projects, resume with \`since\`. Close codes: ${closeCodes}. Details: services/broadcast/docs/protocol.md.`,
     servers: [{ $ref: '#/servers/broadcast' }],
     messages: {
       BroadcastClientMessage: { $ref: '#/components/messages/BroadcastClientMessage' },
@@ -126,7 +126,7 @@ export function generateAsyncApiDocument(): Json {
     action: 'receive',
     channel: { $ref: '#/channels/broadcast' },
     summary:
-      'ready, snapshot, change, subscribed, error, unsubscribed, pong, tile_added, tile_updated, tile_removed (v1), tailing, event, skipped, untailed (v1)',
+      'ready, snapshot, change, subscribed, error, unsubscribed, pong, tile_added, tile_updated, tile_removed (v1), tile_replaced (v1), tailing, event, skipped, untailed (v1)',
     messages: [{ $ref: '#/channels/broadcast/messages/BroadcastServerMessage' }],
   };
 
