@@ -1,8 +1,16 @@
 import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import { firstTraceparent, messageTraceparents, traceBatch, type Tracing } from '@pulseboard/config';
+import { firstTraceparent } from '@pulseboard/config';
 import { OUTCOME_WANTED_HEADER, PROJECT_REVISION_HEADER, type IngestedEvent } from '@pulseboard/contracts';
-import { OK, type ConsumedMessage, type PartitionClaim, type RunningStateConsumer, type StateBatchResult } from '@pulseboard/kafka-kit';
+import {
+  OK,
+  type ConsumedMessage,
+  type PartitionClaim,
+  type SharedBatch,
+  type StateBatchResult,
+  type StateConsuming,
+  type StateContext,
+} from '@pulseboard/kafka-kit';
 import type { TileRule } from '@pulseboard/contracts';
 import { adoptGroupedRule, adoptRule, RulePreview, toRuleEvent, type CompiledTile, type TileState, type TileStateChange } from '@pulseboard/rules';
 import { ChangeSet, type EngineTopics } from './change-set.ts';
@@ -53,8 +61,6 @@ export interface EngineDeps {
   storeGroupId: string;
   /** The events partition a project's events (and so its state) live on. */
   partitionOf: (projectKey: string) => number;
-  /** Spans per batch (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
-  tracing: Tracing;
   /**
    * After a commit that wrote what the relay sends: `history`, the rows it appended (with positions),
    * in order; `claimed`, a partition was just claimed (what a former owner left is read, not taken from memory).
@@ -100,13 +106,13 @@ interface Evaluated {
  */
 export class RuleEngine {
   private readonly memory = new Map<number, PartitionMemory>();
-  private consumer: RunningStateConsumer | undefined;
+  private consumer: StateConsuming | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(private readonly deps: EngineDeps) {}
 
-  attach(consumer: RunningStateConsumer): void {
+  attach(consumer: StateConsuming): void {
     this.consumer = consumer;
   }
 
@@ -166,31 +172,20 @@ export class RuleEngine {
   private readonly rulesRevision = (projectKey: string): number => this.deps.rules.cached(projectKey)?.revision ?? 0;
 
   /**
-   * A span per batch (tracing on), the child of its first event's trace and linked to the others';
-   * the changes it makes carry its `traceparent` on (with tracing off, the first event's own).
+   * One partition's batch, in the consumer's transaction. The changes it makes carry the batch's
+   * `traceparent` on: its span's (the consumer's tracing middleware), else the first event's own.
    */
-  readonly handle = (tx: PoolClient, messages: ConsumedMessage<IngestedEvent>[], claim: PartitionClaim): Promise<StateBatchResult> =>
-    this.deps.tracing.enabled
-      ? traceBatch(
-          this.deps.tracing,
-          'rule-engine evaluate',
-          messageTraceparents(messages),
-          { 'messaging.destination.partition.id': String(claim.partition) },
-          (traceparent) => this.evaluate(tx, messages, claim, traceparent),
-        )
-      : this.evaluate(tx, messages, claim, firstTraceparent(messages));
+  readonly handle = (messages: ConsumedMessage<IngestedEvent>[], { tx, claim, traceparent }: StateContext): Promise<StateBatchResult> =>
+    this.evaluate(tx, messages, claim, traceparent ?? firstTraceparent(messages));
 
   /**
-   * The batches of several partitions in a fetch's shared transaction: each evaluated as on its own,
-   * their writes made together (one statement each for all of them). Not with tracing on (see
-   * `writesTogether`): then `handle` makes a span per partition.
+   * The batches of several partitions in a fetch's shared transaction: each evaluated as on its own
+   * (under its own span), their writes made together (one statement each for all of them).
    */
-  readonly handleAll = async (
-    tx: PoolClient,
-    batches: { messages: ConsumedMessage<IngestedEvent>[]; claim: PartitionClaim }[],
-  ): Promise<StateBatchResult[]> => {
+  readonly handleAll = async (tx: PoolClient, batches: SharedBatch<IngestedEvent>[]): Promise<StateBatchResult[]> => {
     const evaluated: Evaluated[] = [];
-    for (const { messages, claim } of batches) evaluated.push(await this.evaluateOnly(tx, messages, claim, firstTraceparent(messages)));
+    for (const { messages, claim, traceparent } of batches)
+      evaluated.push(await this.evaluateOnly(tx, messages, claim, traceparent ?? firstTraceparent(messages)));
     await ChangeSet.writeAll(
       tx,
       evaluated.map((e) => ({ set: e.set, partition: e.partition, relayStream: e.memory.stream })),
@@ -198,11 +193,6 @@ export class RuleEngine {
     );
     return evaluated.map((e) => this.result(e));
   };
-
-  /** Whether the consumer should give a fetch's batches to `handleAll` (tracing off: no per-partition span to keep). */
-  get writesTogether(): boolean {
-    return !this.deps.tracing.enabled;
-  }
 
   private async evaluate(
     tx: PoolClient,

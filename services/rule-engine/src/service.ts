@@ -1,5 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, startOpsServer, startTracing, type Logger } from '@pulseboard/config';
+import {
+  batchSpan,
+  createLogger,
+  drainWithin,
+  instrumentPool,
+  kafkaBrokers,
+  kafkaSecurity,
+  startOpsServer,
+  startTracing,
+  type Logger,
+} from '@pulseboard/config';
 import { TOPICS, createAjv, tileRuleValidator, type IngestedEvent } from '@pulseboard/contracts';
 import {
   BatchingProducer,
@@ -10,9 +20,9 @@ import {
   instrumentKafka,
   partitionCount,
   partitionForKey,
-  runFanOutConsumer,
-  runStateConsumer,
-  type RunningFanOutConsumer,
+  consume,
+  eachMessage,
+  type Consuming,
 } from '@pulseboard/kafka-kit';
 import { createPool, outboxSource, runMigrations } from '@pulseboard/db';
 import type { RuleEngineEnv } from './env.ts';
@@ -108,7 +118,6 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
       else history.offer(committedEntries(wrote.history, env.TOPIC_TILE_CHANGES));
       relay.notify([...(wrote.outbox ? [outbox] : []), ...(wrote.history.length > 0 || wrote.claimed ? [history] : [])]);
     },
-    tracing,
     followRevisions: env.RULE_ENGINE_FOLLOW_REVISIONS,
     timeGatherMs: env.RULE_ENGINE_TIME_GATHER_MS,
     progress: freshness,
@@ -116,35 +125,35 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   // Control-plane writes, as they happen: a cached project older than the message is read again and
   // its loaded states move to the new rules (a tile nobody sends events to changes too). Before the
   // events consumer starts, so no change committed after the first evaluation passes unseen.
-  let control: RunningFanOutConsumer | undefined;
+  let control: Consuming | undefined;
   if (env.RULE_ENGINE_FOLLOW_REVISIONS) {
-    control = await runFanOutConsumer({
+    control = await consume({
       kafka,
       logger,
       topic: env.TOPIC_CONTROL,
-      groupPrefix: `${env.RULE_ENGINE_GROUP_ID}-control`,
+      group: { fanOut: `${env.RULE_ENGINE_GROUP_ID}-control` },
+      offsets: 'none',
       decode: TOPICS.control.decode,
-      handle: async (change) => {
+      handler: eachMessage(async (change) => {
         const moved = await rules.catchUp(change.project_key, change.revision);
         if (moved === undefined) return;
         metrics.rulesReloaded('feed');
         await engine.applyRuleChanges([moved]);
-      },
+      }),
     });
     await Promise.race([control.whenReady(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   }
-  const consumer = await runStateConsumer<IngestedEvent>({
+  const consumer = await consume<IngestedEvent>({
     kafka,
     logger,
-    pool,
-    groupId: env.RULE_ENGINE_GROUP_ID,
+    group: env.RULE_ENGINE_GROUP_ID,
     topic: env.TOPIC_EVENTS,
-    offsetsTable: OFFSETS_TABLE,
+    offsets: 'postgres',
+    postgres: { pool, table: OFFSETS_TABLE, handleAll: engine.handleAll, onClaim: engine.onClaim, onRelease: engine.onRelease },
     decode: TOPICS.events.decode,
-    handle: engine.handle,
-    ...(engine.writesTogether ? { handleAll: engine.handleAll } : {}),
-    onClaim: engine.onClaim,
-    onRelease: engine.onRelease,
+    // A span per partition's batch (tracing on), the child of its first event's trace and linked to the others'.
+    trace: batchSpan(tracing, 'rule-engine evaluate'),
+    handler: engine.handle,
     onDrop: () => metrics.dropped(),
     partitionsConsumedConcurrently: env.RULE_ENGINE_PARTITIONS_CONCURRENTLY,
     gatherMs: env.RULE_ENGINE_GATHER_MS,

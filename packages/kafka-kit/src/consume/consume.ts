@@ -5,9 +5,9 @@ import { FanOutGroup } from './fan-out-group.ts';
 import { FetchPacer } from './fetch-pacer.ts';
 import { KafkaCommits } from './kafka-commits.ts';
 import { traced, withMiddleware, type BatchSpan } from './middleware.ts';
-import { postgresOffsets, type ClaimedPartitions, type PostgresOffsetsOptions, type StateContext } from './postgres-offsets.ts';
+import { postgresOffsets, type ClaimedPartitions, type PostgresOffsetsOptions, type SharedBatch, type StateContext } from './postgres-offsets.ts';
 import { kafkaOffsets, type OffsetsStrategy } from './strategy.ts';
-import type { BatchContext, Decoder, Handler, Middleware } from './types.ts';
+import type { BatchContext, Decoder, Handler, HandlerResult, Middleware } from './types.ts';
 
 interface CommonOptions<T, C extends BatchContext> {
   kafka: Kafka;
@@ -199,18 +199,26 @@ export async function consume<T>(options: KafkaConsumeOptions<T> | PostgresConsu
   };
 }
 
-/** The shared transaction's batches in one span (tracing middleware for `handleAll`), each handler told its `traceparent`. */
+/**
+ * The tracing middleware for the shared transaction: a span per partition's batch, as on its own
+ * (each the child of its first message's trace), all open while the shared call runs; each batch
+ * is handed its span's `traceparent`.
+ */
 function withTracedHandleAll<T>(postgres: PostgresOffsetsOptions<T>, trace: BatchSpan | undefined): PostgresOffsetsOptions<T> {
   const handleAll = postgres.handleAll;
   if (trace === undefined || handleAll === undefined) return postgres;
   return {
     ...postgres,
-    handleAll: (tx, batches) =>
-      trace(
-        batches.flatMap((b) => b.messages),
-        {},
-        () => handleAll(tx, batches),
-      ),
+    handleAll: (tx, batches) => {
+      const open = (i: number, traced: SharedBatch<T>[]): Promise<HandlerResult[]> => {
+        const batch = batches[i];
+        if (batch === undefined) return handleAll(tx, traced);
+        return trace(batch.messages, { 'messaging.destination.partition.id': String(batch.claim.partition) }, (traceparent) =>
+          open(i + 1, [...traced, { ...batch, traceparent }]),
+        );
+      };
+      return open(0, []);
+    },
   };
 }
 

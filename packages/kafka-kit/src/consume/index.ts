@@ -2,4 +2,4 @@ export * from './consume.ts';
 export * from './types.ts';
 export * from './middleware.ts';
 export * from './dead-letters.ts';
-export type { PartitionClaim, StateContext, StateBatchResult, PostgresOffsetsOptions, ClaimedPartitions } from './postgres-offsets.ts';
+export type { PartitionClaim, StateContext, StateBatchResult, PostgresOffsetsOptions, ClaimedPartitions, SharedBatch } from './postgres-offsets.ts';

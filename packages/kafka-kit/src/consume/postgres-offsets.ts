@@ -27,16 +27,24 @@ export interface StateContext extends BatchContext {
 
 export type StateBatchResult = HandlerResult;
 
+/** One partition's batch in a fetch's shared transaction. */
+export interface SharedBatch<T> {
+  messages: ConsumedMessage<T>[];
+  claim: PartitionClaim;
+  traceparent?: string | undefined;
+}
+
 export interface PostgresOffsetsOptions<T> {
   pool: Pool;
   /** The service's offsets table (its own migration; the SQL is packages/db's consumer-offsets). */
   table: string;
   /**
    * Optional, for the shared transaction of a fetch (`combinePartitions`): the batches of several
-   * partitions at once, so their writes can share statements; one result per batch, in order.
-   * Without it, the handler is called once per partition in that transaction.
+   * partitions at once, so their writes can share statements; one result per batch, in order, each
+   * batch with its span's `traceparent` (tracing middleware). Without it, the handler is called once
+   * per partition in that transaction.
    */
-  handleAll?: (tx: PoolClient, batches: { messages: ConsumedMessage<T>[]; claim: PartitionClaim }[]) => Promise<HandlerResult[]>;
+  handleAll?: (tx: PoolClient, batches: SharedBatch<T>[]) => Promise<HandlerResult[]>;
   /** Inside the claiming transaction: forget what memory held for the partition, load what it needs. */
   onClaim?: (tx: PoolClient, claim: PartitionClaim) => Promise<void>;
   /** The partition left this instance (rebalance, fencing, stop): drop its timers and memory. */
