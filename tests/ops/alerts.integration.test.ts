@@ -7,7 +7,7 @@ const dir = `${root}deploy/observability`;
 describe('deploy/observability alert rules', () => {
   it('pass promtool check rules', async () => {
     const checked = await promtool(['check', 'rules', `${dir}/alerts.yaml`]);
-    expect(checked.output).toMatch(/SUCCESS: 8 rules found/);
+    expect(checked.output).toMatch(/SUCCESS: 9 rules found/);
     expect(checked.code).toBe(0);
   });
 

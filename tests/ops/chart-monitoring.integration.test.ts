@@ -77,7 +77,7 @@ describe('the chart monitors itself: ServiceMonitor, dashboard and alerts agree'
     expect(runbooks.length).toBeGreaterThan(100);
     const anchors = new Set([...runbooks.matchAll(/^### (.+)$/gm)].map((m) => githubAnchor(m[1]!)));
     const rules = (rule.spec.groups as { rules: { alert: string; annotations: Record<string, string> }[] }[]).flatMap((g) => g.rules);
-    expect(rules.length).toBe(8);
+    expect(rules.length).toBe(9);
     for (const r of rules) {
       const url = r.annotations.runbook_url;
       expect(url, r.alert).toBe(`https://github.com/pulseboard/pulseboard/blob/main/docs/operations.md#${r.alert.toLowerCase()}`);

@@ -134,7 +134,7 @@ describe('deploy/observability against a real Prometheus scraping the local stac
 
   it('every alert expression evaluates, and every metric it reads is scraped', async () => {
     const alerts = rules.groups.flatMap((g) => g.rules);
-    expect(alerts).toHaveLength(8);
+    expect(alerts).toHaveLength(9);
     for (const { alert, expr } of alerts) {
       const answer = await query(expr);
       expect(answer.status, `${alert}: ${answer.error}`).toBe('success');
