@@ -1,4 +1,4 @@
-import type { Pool } from '@pulseboard/db';
+import { inTransaction, type Pool } from '@pulseboard/db';
 import type { RuleEvent, RuleReads } from '@pulseboard/rules';
 
 export interface PreviewScan {
@@ -34,38 +34,28 @@ const BATCH = 5000;
 export async function scanPreviewEvents(pool: Pool, scan: PreviewScan, each: (event: RuleEvent, receivedMs: number) => void): Promise<ScanEnd> {
   const deadline = Date.now() + scan.timeLimitMs;
   const query = previewEventsQuery(scan);
-  const client = await pool.connect();
-  let failed = true;
   try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(scan.timeLimitMs))}`);
-    await client.query(`DECLARE preview_events NO SCROLL CURSOR FOR ${query.text}`, query.values);
-    let seen = 0;
-    let end: ScanEnd = 'done';
-    for (;;) {
-      const { rows } = await client.query<EventRow>(`FETCH ${BATCH} FROM preview_events`);
-      seen += rows.length;
-      if (seen > scan.maxEvents) {
-        end = 'too_many';
-        break;
-      }
-      for (const row of rows) each(toRuleEvent(row, scan.reads), Math.floor(row.received));
-      if (rows.length < BATCH) break;
-      if (Date.now() > deadline) {
-        end = 'too_slow';
-        break;
-      }
-    }
-    await client.query('COMMIT');
-    failed = false;
-    return end;
+    return await inTransaction(
+      pool,
+      async (client): Promise<ScanEnd> => {
+        await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(scan.timeLimitMs))}`);
+        await client.query(`DECLARE preview_events NO SCROLL CURSOR FOR ${query.text}`, query.values);
+        let seen = 0;
+        for (;;) {
+          const { rows } = await client.query<EventRow>(`FETCH ${BATCH} FROM preview_events`);
+          seen += rows.length;
+          if (seen > scan.maxEvents) return 'too_many';
+          for (const row of rows) each(toRuleEvent(row, scan.reads), Math.floor(row.received));
+          if (rows.length < BATCH) return 'done';
+          if (Date.now() > deadline) return 'too_slow';
+        }
+      },
+      { readOnly: true },
+    );
   } catch (error) {
     // statement_timeout: the database gave up on a batch within the same budget.
     if ((error as { code?: string }).code === '57014') return 'too_slow';
     throw error;
-  } finally {
-    if (failed) await client.query('ROLLBACK').catch(() => undefined);
-    client.release();
   }
 }
 
