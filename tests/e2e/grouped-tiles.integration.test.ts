@@ -24,7 +24,7 @@ describe('grouped tiles through gateway, rule engine and broadcast', () => {
 
   beforeAll(async () => {
     pipeline = await startPipeline();
-    await pipeline.startRuleEngine();
+    await Promise.all([pipeline.startRuleEngine(), pipeline.startStore()]);
     broadcast = (await pipeline.startBroadcast()).url;
     pool = createPool({ connectionString: TEST_DATABASE_URL, max: 2, applicationName: 'grouped-tiles-test' });
   }, 120_000);
@@ -112,5 +112,52 @@ describe('grouped tiles through gateway, rule engine and broadcast', () => {
     expect(own.data.map((c: { status: string; value: unknown }) => [c.status, c.value])[0]).toEqual(['warning', 1]);
     expect(own.data.every((c: { group?: string }) => c.group === undefined)).toBe(true);
     expect((await history('?group=nobody')).data).toEqual([]);
+
+    // The preview over the stored events evaluates group_by as the engine did.
+    const preview = async () =>
+      (
+        await request(`${pipeline.url}/api/v1/tiles/preview`, {
+          token: project.apiKey,
+          body: { rule: RULE, since: new Date(Date.now() - 10 * 60_000).toISOString() },
+        })
+      ).body.data;
+    await waitFor(async () => (await preview()).events_matched === 6, { what: 'every event stored', timeoutMs: 20_000 });
+    const previewed = await preview();
+    expect(previewed.state).toMatchObject({ status: 'warning', value: 1 });
+    expect(previewed.group_counts).toEqual({ critical: 0, warning: 1, stale: 0, unknown: 0, ok: 3 });
+    expect(previewed.groups.map((g: { key: string; status: string; value: unknown }) => [g.key, g.status, g.value])).toEqual([
+      ['web-3', 'warning', 85],
+      ['(none)', 'ok', 10],
+      ['web-1', 'ok', 20],
+      ['web-2', 'ok', 40],
+    ]);
+    expect(previewed.timeline.filter((c: { group?: string }) => c.group === 'web-1').map((c: { status: string }) => c.status)).toEqual(['critical', 'ok']);
+  }, 60_000);
+
+  it("refuses new groups past the project's limit and counts them; the limit is bounded", async () => {
+    const project = await pipeline.provision({ burstLimit: 10_000, hourlyLimit: 10_000 });
+    const settings = (value: unknown) =>
+      request(`${pipeline.url}/api/v1/projects/${project.projectKey}`, {
+        method: 'PUT',
+        token: project.userToken,
+        body: { settings: { max_groups_per_tile: value } },
+      });
+    for (const bad of [0, 10_001, 'many']) expect((await settings(bad)).status).toBe(400);
+    expect((await settings(2)).status).toBe(200);
+    const created = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'CPU by host', kind: 'metric', rule: RULE } });
+    const tileId = created.body.data.id as number;
+    const res = await request(`${pipeline.url}/api/v1/webhooks`, {
+      token: project.apiKey,
+      body: { events: [cpu('web-1', 97), cpu('web-2', 50), cpu('web-3', 99), cpu('web-2', 95)] },
+    });
+    expect(res.status).toBe(202);
+    const state = async () => (await request(`${pipeline.url}/api/v1/tiles/${tileId}/state`, { token: project.apiKey })).body.data;
+    await waitFor(async () => (await state()).groups_refused === 1 && (await state()).value === 2, { what: 'every event applied', timeoutMs: 20_000 });
+    // web-3 was refused, not merged into another group; web-2 still took its own events.
+    expect((await state()).groups.map((g: { key: string; value: unknown }) => [g.key, g.value])).toEqual([
+      ['web-1', 97],
+      ['web-2', 95],
+    ]);
+    expect((await state()).group_counts).toMatchObject({ critical: 2, ok: 0 });
   }, 60_000);
 });

@@ -1262,6 +1262,27 @@ export interface components {
             events_matched: number;
             /** @description Events read: the project's events since `since` of the filter's types and names (when it names them) */
             events_scanned: number;
+            /** @description A grouped tile only: how many groups are in each status */
+            group_counts?: {
+                critical: number;
+                ok: number;
+                stale: number;
+                unknown: number;
+                warning: number;
+            };
+            /** @description A grouped tile only: its groups, worst status first, then by key: a page of them (`page`, `per_page`: default and at most 100) in the state, the first 100 in a preview */
+            groups?: {
+                /** @description The group's last change; null before any */
+                changed_at: string | null;
+                /** @description The value at `group_by`; `(none)` for events without one */
+                key: string;
+                /** @enum {string} */
+                status: "unknown" | "ok" | "warning" | "critical" | "stale";
+                value: number | boolean | string | null;
+                version: number;
+            }[];
+            /** @description A grouped tile only: events refused because their group would have been past the limit (or its key over 256 characters) */
+            groups_refused?: number;
             project_key: string;
             /** Format: date-time */
             since: string;
@@ -1280,6 +1301,8 @@ export interface components {
                 /** Format: date-time */
                 changed_at: string;
                 event_id: number | null;
+                /** @description A grouped rule: the group the change is of; absent for the tile's own changes */
+                group?: string;
                 /** @enum {string} */
                 previous_status: "unknown" | "ok" | "warning" | "critical" | "stale";
                 /** @enum {string} */
@@ -1317,7 +1340,7 @@ export interface components {
                     unknown: number;
                     warning: number;
                 };
-                /** @description A grouped tile only: a page of its groups (`page`, `per_page`: default and at most 100), worst status first, then by key */
+                /** @description A grouped tile only: its groups, worst status first, then by key: a page of them (`page`, `per_page`: default and at most 100) in the state, the first 100 in a preview */
                 groups?: {
                     /** @description The group's last change; null before any */
                     changed_at: string | null;
@@ -1364,7 +1387,7 @@ export interface components {
                     unknown: number;
                     warning: number;
                 };
-                /** @description A grouped tile only: a page of its groups (`page`, `per_page`: default and at most 100), worst status first, then by key */
+                /** @description A grouped tile only: its groups, worst status first, then by key: a page of them (`page`, `per_page`: default and at most 100) in the state, the first 100 in a preview */
                 groups?: {
                     /** @description The group's last change; null before any */
                     changed_at: string | null;
@@ -1483,7 +1506,7 @@ export interface components {
                 unknown: number;
                 warning: number;
             };
-            /** @description A grouped tile only: a page of its groups (`page`, `per_page`: default and at most 100), worst status first, then by key */
+            /** @description A grouped tile only: its groups, worst status first, then by key: a page of them (`page`, `per_page`: default and at most 100) in the state, the first 100 in a preview */
             groups?: {
                 /** @description The group's last change; null before any */
                 changed_at: string | null;
@@ -1525,7 +1548,10 @@ export interface components {
             name?: string;
             retention_days?: number | null;
             /** @description Free-form JSON: at most 100 fields, 32 levels and 16384 bytes serialised as JSON (400 validation_error beyond) */
-            settings?: Record<string, never>;
+            settings?: {
+                /** @description The most groups a grouped tile (rule `group_by`) of this project holds; default 1000 */
+                max_groups_per_tile?: number;
+            };
         };
         UpdateTile: {
             kind?: string;

@@ -183,6 +183,42 @@ export const projectDetailSchema = {
   properties: { ...projectProperties, freshness: { $ref: projectFreshnessSchema.$id } },
 } as const;
 
+/** What a grouped tile's state (rule `group_by`) shows beside a tile's: its groups per status, refusals and a page of its groups. */
+const groupedStateFields = {
+  group_counts: {
+    type: 'object',
+    description: 'A grouped tile only: how many groups are in each status',
+    additionalProperties: false,
+    required: [...TILE_STATUSES],
+    properties: Object.fromEntries(TILE_STATUSES.map((status) => [status, { type: 'integer', minimum: 0 }])) as Record<
+      (typeof TILE_STATUSES)[number],
+      { type: 'integer'; minimum: 0 }
+    >,
+  },
+  groups_refused: {
+    type: 'integer',
+    minimum: 0,
+    description: 'A grouped tile only: events refused because their group would have been past the limit (or its key over 256 characters)',
+  },
+  groups: {
+    type: 'array',
+    description:
+      'A grouped tile only: its groups, worst status first, then by key: a page of them (`page`, `per_page`: default and at most 100) in the state, the first 100 in a preview',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['key', 'status', 'value', 'version', 'changed_at'],
+      properties: {
+        key: { type: 'string', description: 'The value at `group_by`; `(none)` for events without one' },
+        status: { type: 'string', enum: TILE_STATUSES },
+        value: tileValueSchema,
+        version: { type: 'integer', minimum: 0 },
+        changed_at: { ...nullable(dateTime), description: "The group's last change; null before any" },
+      },
+    },
+  },
+} as const;
+
 /** A project with its API key: shown once, when the key is made (admin create, regenerate_key). */
 export const projectWithKeySchema = {
   $id: `${S}project-with-key.json`,
@@ -231,37 +267,7 @@ export const tileStateSchema = {
       type: 'string',
       description: "A grouped tile only: its rule's `group_by`. Its `status` is its worst group's, its `value` how many groups have it",
     },
-    group_counts: {
-      type: 'object',
-      description: 'A grouped tile only: how many groups are in each status',
-      additionalProperties: false,
-      required: [...TILE_STATUSES],
-      properties: Object.fromEntries(TILE_STATUSES.map((status) => [status, { type: 'integer', minimum: 0 }])) as Record<
-        (typeof TILE_STATUSES)[number],
-        { type: 'integer'; minimum: 0 }
-      >,
-    },
-    groups_refused: {
-      type: 'integer',
-      minimum: 0,
-      description: 'A grouped tile only: events refused because their group would have been past the limit (or its key over 256 characters)',
-    },
-    groups: {
-      type: 'array',
-      description: 'A grouped tile only: a page of its groups (`page`, `per_page`: default and at most 100), worst status first, then by key',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['key', 'status', 'value', 'version', 'changed_at'],
-        properties: {
-          key: { type: 'string', description: 'The value at `group_by`; `(none)` for events without one' },
-          status: { type: 'string', enum: TILE_STATUSES },
-          value: tileValueSchema,
-          version: { type: 'integer', minimum: 0 },
-          changed_at: { ...nullable(dateTime), description: "The group's last change; null before any" },
-        },
-      },
-    },
+    ...groupedStateFields,
     groups_meta: {
       type: 'object',
       description: 'A grouped tile only: the page of `groups`',
@@ -330,6 +336,7 @@ export const tilePreviewSchema = {
       },
       description: 'The state the tile would have now',
     },
+    ...groupedStateFields,
     timeline: {
       type: 'array',
       description: 'The changes, oldest first (as tile history records them, without position)',
@@ -345,6 +352,7 @@ export const tilePreviewSchema = {
           event_id: nullable(id),
           cause: { type: 'string', enum: TILE_CHANGE_CAUSES },
           changed_at: dateTime,
+          group: { type: 'string', description: "A grouped rule: the group the change is of; absent for the tile's own changes" },
         },
       },
     },

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { MAX_JSON_LEVELS, MAX_RETENTION_DAYS, MAX_SETTINGS_BYTES } from '@pulseboard/contracts';
+import { DEFAULT_MAX_GROUPS_PER_TILE, MAX_GROUPS_CEILING, MAX_JSON_LEVELS, MAX_RETENTION_DAYS, MAX_SETTINGS_BYTES } from '@pulseboard/contracts';
 
 /**
  * Request bodies of the project API. Field names match the admin API's
@@ -19,6 +19,14 @@ export const updateProjectBody = {
       boundedJson: MAX_JSON_LEVELS,
       maxJsonBytes: MAX_SETTINGS_BYTES,
       description: `Free-form JSON: at most 100 fields, ${MAX_JSON_LEVELS} levels and ${MAX_SETTINGS_BYTES} bytes serialised as JSON (400 validation_error beyond)`,
+      properties: {
+        max_groups_per_tile: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_GROUPS_CEILING,
+          description: `The most groups a grouped tile (rule \`group_by\`) of this project holds; default ${DEFAULT_MAX_GROUPS_PER_TILE}`,
+        },
+      },
     },
     monthly_quota: { type: 'integer', minimum: 0, maximum: 2147483647 },
     // null puts the environment's default back in force.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '@pulseboard/db';
 import { PulseboardError, tilePreviewSchema } from '@pulseboard/contracts';
-import { RulePreview, ruleReads } from '@pulseboard/rules';
+import { RulePreview, ruleReads, tallyOf, worstFirst } from '@pulseboard/rules';
 import { readableProjects } from '../auth/principal.ts';
 import { notFound } from '../error-handler.ts';
 import { AUTHENTICATED, BODY_ERRORS, data, errors, SECURITY } from '../openapi/route-docs.ts';
@@ -77,6 +77,7 @@ export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule:
     if (end === 'too_slow') throw invalid('since', `takes more than ${timeLimitMs / 1000} s to read; choose a later since`);
     preview.finish(now);
     const state = preview.current;
+    const grouped = rule.group_by === undefined ? {} : presentGroups(preview);
     return reply.send({
       data: {
         project_key: visible,
@@ -86,6 +87,7 @@ export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule:
         events_matched: preview.matched,
         changes_total: preview.changeCount,
         state: { status: state.status, value: state.value, version: state.version, changed_at: iso(state.changed_at) },
+        ...grouped,
         timeline: preview.changes.map((c) => ({
           status: c.status,
           previous_status: c.previous_status,
@@ -94,8 +96,19 @@ export function registerTilePreview(api: FastifyInstance, pool: Pool, checkRule:
           event_id: c.event_id,
           cause: c.cause,
           changed_at: new Date(c.changed_at).toISOString(),
+          ...(c.group === undefined ? {} : { group: c.group }),
         })),
       },
     });
   });
+}
+
+/** A grouped rule's preview: its counts per status, refusals and its 100 worst groups (as GET /tiles/:id/state shows them). */
+function presentGroups(preview: RulePreview) {
+  const tally = tallyOf(preview.current);
+  const groups = [...preview.groups]
+    .map(([key, { state }]) => ({ key, status: state.status, value: state.value, version: state.version, changed_at: iso(state.changed_at) }))
+    .sort((a, b) => worstFirst(a.status, b.status) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, 100);
+  return { group_counts: tally.counts, groups_refused: tally.refused, groups };
 }
