@@ -75,6 +75,48 @@ describe('GET /api/v1/tiles/:id/history', () => {
     expect(span.body.meta).toEqual({ current_page: 2, total_pages: 2, total_count: 3, per_page: 2 });
   });
 
+  it("without a unit of its own, each change shows its event's `unit` attribute: a string, of the project's own event, while it is stored", async () => {
+    const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
+    const other = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
+    const tile = (await request(url('/api/v1/tiles'), { token: p.apiKey, body: { name: 'CPU', kind: 'metric', rule } })).body.data;
+    const now = Date.now();
+    await pool.query('SELECT store_ensure_day_partitions($1::date[])', [[now - 86_400_000, now].map((t) => new Date(t).toISOString().slice(0, 10))]);
+    // Ids far above what the gateway allocates; the store's events written as the store writes them.
+    const id = 2 ** 50 + Math.floor(Math.random() * 1e9) * 4;
+    const store = (eventId: number, projectKey: string, unit: unknown, msAgo: number) =>
+      pool.query(`INSERT INTO events (id, project_key, type, name, occurred_at, received_at, attributes) VALUES ($1, $2, 'metric', 'cpu_usage', $3, $3, $4)`, [
+        eventId,
+        projectKey,
+        new Date(now - msAgo),
+        JSON.stringify({ value: 90, unit }),
+      ]);
+    await store(id, p.projectKey, 'ms', 1000);
+    await store(id, other.projectKey, 'stolen', 2000);
+    await store(id + 1, p.projectKey, 42, 1000);
+    // Oldest first, as the engine appends them (the list is newest first by position).
+    const changes: [number | null, number][] = [
+      [null, 1],
+      [id + 2, 2],
+      [id + 1, 3],
+      [id, 4],
+    ];
+    for (const [eventId, version] of changes)
+      await pool.query(
+        `INSERT INTO tile_state_history (tile_id, project_key, tile_name, status, previous_status, value, previous_value, version, event_id, changed_at, cause)
+         VALUES ($1, $2, 'CPU', 'warning', 'ok', '90', '10', $3, $4, $5, 'event')`,
+        [tile.id, p.projectKey, version, eventId, new Date(now - (10 - version) * MINUTE)],
+      );
+
+    const history = await request(url(`/api/v1/tiles/${tile.id}/history`), { token: p.userToken });
+    expect(history.status).toBe(200);
+    expect(history.body.data.map((e: { version: number; unit: string | null }) => [e.version, e.unit])).toEqual([
+      [4, 'ms'],
+      [3, null],
+      [2, null],
+      [1, null],
+    ]);
+  });
+
   it('refuses a window over a day or the wrong way round with 400 validation_error, and another account’s tile is 404', async () => {
     const p = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
     const other = await provisionProject(gateway.url, TEST_ADMIN_TOKEN);
