@@ -41,7 +41,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { migrateAll } from '@pulseboard/db';
-import { runFanOutConsumer } from '@pulseboard/kafka-kit';
+import { consume, eachMessage } from '@pulseboard/kafka-kit';
 import {
   freePort,
   provisionProject,
@@ -331,15 +331,16 @@ async function main(): Promise<void> {
       const acknowledged = new Map<number, number>();
       // A change may arrive before its event's 201 is read: arrivals are matched afterwards.
       const arrived = new Map<number, number>();
-      const reader = await runFanOutConsumer<{ event_id: number | null }>({
+      const reader = await consume<{ event_id: number | null }>({
         kafka,
         logger: pino({ level: 'silent' }),
         topic: env.TOPIC_TILE_CHANGES,
-        groupPrefix: 'bench-rules-latency',
+        group: { fanOut: 'bench-rules-latency' },
+        offsets: 'none',
         decode: (value) => ({ ok: true, value: JSON.parse(value!.toString()) }),
-        handle: (change) => {
+        handler: eachMessage((change) => {
           if (change.event_id !== null && !arrived.has(change.event_id)) arrived.set(change.event_id, performance.now());
-        },
+        }),
       });
       await reader.whenReady();
       const tileWrites: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * What a handler decided for one message; one wrapper (runBatchConsumer) applies it.
+ * What a handler decided for one message; the consumer (consume) applies it.
  * - ok: effects are durable; the offset may be committed.
  * - drop: nothing to do (e.g. a message this consumer does not care about).
  * - dead_letter: bad data; parked on the dead-letter topic with why and where from.

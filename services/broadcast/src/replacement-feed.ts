@@ -1,5 +1,5 @@
 import { TOPICS, type TileReplaced } from '@pulseboard/contracts';
-import { runFanOutConsumer, type FanOutConsumerOptions, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
+import { consume, eachMessage, type Consuming, type KafkaConsumeOptions } from '@pulseboard/kafka-kit';
 
 /** The `tile_replaced` message (protocol.md) a tile-replacements message becomes, built once for every subscriber. */
 export function tileReplacedFrame(replaced: TileReplaced): Buffer {
@@ -14,14 +14,18 @@ export function tileReplacedFrame(replaced: TileReplaced): Buffer {
  * subscribers of that project, as it does tile changes.
  */
 export function runReplacementFeed(
-  options: Pick<FanOutConsumerOptions<TileReplaced>, 'kafka' | 'logger' | 'topic' | 'groupPrefix'> & { publish: (projectKey: string, frame: Buffer) => void },
-): Promise<RunningFanOutConsumer> {
-  return runFanOutConsumer({
+  options: Pick<KafkaConsumeOptions<TileReplaced>, 'kafka' | 'logger' | 'topic'> & {
+    groupPrefix: string;
+    publish: (projectKey: string, frame: Buffer) => void;
+  },
+): Promise<Consuming> {
+  return consume({
     kafka: options.kafka,
     logger: options.logger,
     topic: options.topic,
-    groupPrefix: options.groupPrefix,
+    group: { fanOut: options.groupPrefix },
+    offsets: 'none',
     decode: TOPICS.tileReplacements.decode,
-    handle: (replaced) => options.publish(replaced.project_key, tileReplacedFrame(replaced)),
+    handler: eachMessage((replaced) => options.publish(replaced.project_key, tileReplacedFrame(replaced))),
   });
 }

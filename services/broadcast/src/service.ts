@@ -18,7 +18,7 @@ import {
   type Logger,
 } from '@pulseboard/config';
 import { BROADCAST_CLOSE, TOPICS } from '@pulseboard/contracts';
-import { createKafka, ensureTopics, instrumentKafka, runFanOutConsumer } from '@pulseboard/kafka-kit';
+import { consume, createKafka, eachMessage, ensureTopics, instrumentKafka } from '@pulseboard/kafka-kit';
 import { createPool } from '@pulseboard/db';
 import type { BroadcastEnv } from './env.ts';
 import { ClientConnection } from './connection.ts';
@@ -80,18 +80,19 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
   const revalidator = new Revalidator({ pool, logger, connections: () => connections });
   // Control-plane writes as they happen (every instance sees every one): tile edits go to the project's
   // subscribers, a regenerated key or deleted project ends what it opened at once. Before the socket opens.
-  const control = await runFanOutConsumer({
+  const control = await consume({
     kafka,
     logger,
     topic: env.TOPIC_CONTROL,
-    groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast-control`,
+    group: { fanOut: `${env.KAFKA_CLIENT_ID}-broadcast-control` },
+    offsets: 'none',
     decode: TOPICS.control.decode,
-    handle: (change) => {
+    handler: eachMessage((change) => {
       if (!env.BROADCAST_FOLLOW_CONTROL) return;
       tiles.changed(change.project_key, change.revision, change.change.startsWith('tile_') ? change.tile_id : undefined);
       if (change.change === 'project_key_regenerated' || change.change === 'project_deleted')
         void revalidator.now({ users: false, projects: new Set([change.project_key]) });
-    },
+    }),
   });
   // The events topic, only while someone tails a project (tail-feed.ts).
   const tailFeed = new TailFeed({
@@ -104,12 +105,13 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
     onEvent: (outcome) => metrics.tailEvents.inc({ outcome }),
   });
   // Every instance reads every change; what came before it started is read from the history.
-  const feed = await runFanOutConsumer<{ projectKey: string; position: number; raw: string }>({
+  const feed = await consume<{ projectKey: string; position: number; raw: string }>({
     kafka,
     gatherMs: env.BROADCAST_GATHER_MS,
     logger,
     topic: env.TOPIC_TILE_CHANGES,
-    groupPrefix: `${env.KAFKA_CLIENT_ID}-broadcast`,
+    group: { fanOut: `${env.KAFKA_CLIENT_ID}-broadcast` },
+    offsets: 'none',
     // Checked against the topic's schema; clients get the bytes as they came (no second serialisation).
     decode: (value) => {
       const decoded = TOPICS.tileChanges.decode(value);
@@ -117,22 +119,18 @@ export async function startBroadcast(env: BroadcastEnv, logger: Logger = createL
         ? { ok: true, value: { projectKey: decoded.value.project_key, position: decoded.value.position, raw: value!.toString('utf8') } }
         : decoded;
     },
-    handle: ({ projectKey, position, raw }, message) => {
+    // A span per change (tracing on): the fan-out to this instance's subscribers, in the change's trace.
+    handler: eachMessage(({ projectKey, position, raw }, message) => {
       metrics.changesReceived.inc();
-      if (!tracing.enabled) {
-        hub.publish(projectKey, position, raw);
-        return;
-      }
-      // A span per change (tracing on): the fan-out to this instance's subscribers, in the change's trace.
       return traceOne(
         tracing,
         'broadcast publish',
-        headerText(message.headers?.[TRACEPARENT]),
+        headerText(message.raw.headers?.[TRACEPARENT]),
         SpanKind.CONSUMER,
         { 'messaging.system': 'kafka', 'messaging.destination.name': env.TOPIC_TILE_CHANGES, 'pulseboard.project_key': projectKey },
         async () => void hub.publish(projectKey, position, raw),
       );
-    },
+    }),
   });
   // Tiles whose history an applied replay replaced: their project's subscribers read it again (tile_replaced).
   const replacements = await runReplacementFeed({

@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
-import type { FanOutConsumerOptions } from '@pulseboard/kafka-kit';
 import { TOPICS, type IngestedEvent } from '@pulseboard/contracts';
-import { runFanOutConsumer, type RunningFanOutConsumer } from '@pulseboard/kafka-kit';
+import { consume, eachMessage, type Consuming, type KafkaConsumeOptions } from '@pulseboard/kafka-kit';
 import type { Tail } from './tail.ts';
 
 export interface TailFeedOptions {
-  kafka: FanOutConsumerOptions<unknown>['kafka'];
+  kafka: KafkaConsumeOptions<unknown>['kafka'];
   logger: Logger;
   topic: string;
   groupPrefix: string;
@@ -24,7 +23,7 @@ export interface TailFeedOptions {
  */
 export class TailFeed {
   private readonly byProject = new Map<string, Set<Tail>>();
-  private consumer: Promise<RunningFanOutConsumer> | undefined;
+  private consumer: Promise<Consuming> | undefined;
   private stopping: Promise<void> = Promise.resolve();
   private linger: NodeJS.Timeout | undefined;
   private readonly ticker: NodeJS.Timeout;
@@ -81,7 +80,7 @@ export class TailFeed {
     await this.stopping;
   }
 
-  private running(): Promise<RunningFanOutConsumer> {
+  private running(): Promise<Consuming> {
     this.consumer ??= this.stopping.then(() => this.start());
     // A failed start is not kept: the next tail tries again.
     this.consumer.catch(() => (this.consumer = undefined));
@@ -99,26 +98,26 @@ export class TailFeed {
     this.options.logger.info({ event: 'tail_feed_stopping' });
   }
 
-  private async start(): Promise<RunningFanOutConsumer> {
+  private async start(): Promise<Consuming> {
     const { kafka, logger, topic, groupPrefix, gatherMs } = this.options;
     logger.info({ event: 'tail_feed_starting', topic });
-    return runFanOutConsumer<{ event: IngestedEvent; raw: Buffer }>({
+    return consume<{ event: IngestedEvent; raw: Buffer }>({
       kafka,
       logger,
       topic,
-      groupPrefix,
+      group: { fanOut: groupPrefix },
+      offsets: 'none',
       gatherMs,
       // A firehose must not hold the event loop: small fetches (128 KiB, about 500 events; at one fetch per
       // gather interval, 20 ms, still 6 MB/s, some 25,000 events/s, per partition) and a
       // yield every 100 events, so tile changes and other sockets are served in between.
       maxBytesPerPartition: 128 * 1024,
-      yieldEvery: 100,
       accept: (key) => key !== null && this.byProject.has(key.toString('utf8')),
       decode: (value) => {
         const decoded = TOPICS.events.decode(value);
         return decoded.ok ? { ok: true, value: { event: decoded.value, raw: value! } } : decoded;
       },
-      handle: ({ event, raw }) => this.deliver(event, raw),
+      handler: eachMessage(({ event, raw }) => this.deliver(event, raw), 100),
     });
   }
 

@@ -2,15 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createLogger, drainWithin, instrumentPool, kafkaBrokers, kafkaSecurity, startTracing, warnOutboundPolicy, type Logger } from '@pulseboard/config';
 import { closeHttpWithin } from './http-close.ts';
-import {
-  BatchingProducer,
-  OutboxRelay,
-  createKafka,
-  endOffsetsReader,
-  ensureTopics,
-  runFanOutConsumer,
-  type RunningFanOutConsumer,
-} from '@pulseboard/kafka-kit';
+import { BatchingProducer, consume, createKafka, eachMessage, endOffsetsReader, ensureTopics, OutboxRelay, type Consuming } from '@pulseboard/kafka-kit';
 import { TOPICS, type RuleOutcome } from '@pulseboard/contracts';
 import { createPool, outboxSource, runMigrations } from '@pulseboard/db';
 import type { GatewayEnv } from './env.ts';
@@ -77,25 +69,27 @@ export async function startGateway(env: GatewayEnv, overrides: GatewayOverrides 
   const notificationReader =
     overrides.skipTopicCheck === true
       ? undefined
-      : await runFanOutConsumer<NotificationOutcome>({
+      : await consume<NotificationOutcome>({
           kafka,
           logger,
           topic: env.TOPIC_NOTIFICATION_OUTCOMES,
-          groupPrefix: `${env.KAFKA_CLIENT_ID}-gateway-notifications`,
+          group: { fanOut: `${env.KAFKA_CLIENT_ID}-gateway-notifications` },
+          offsets: 'none',
           decode: TOPICS.notificationOutcomes.decode,
-          handle: (outcome) => notificationOutcomes.receive(outcome.request_id, outcome),
+          handler: eachMessage((outcome) => notificationOutcomes.receive(outcome.request_id, outcome)),
         });
   // Webhook requests wait for the rule engine's outcome; 0 turns the wait (and this reader) off.
   const ruleOutcomes = env.WEBHOOK_OUTCOME_TIMEOUT_MS > 0 ? new ReplyWaiter<number, number>() : undefined;
-  let outcomesConsumer: RunningFanOutConsumer | undefined;
+  let outcomesConsumer: Consuming | undefined;
   if (ruleOutcomes !== undefined && overrides.skipTopicCheck !== true) {
-    outcomesConsumer = await runFanOutConsumer<RuleOutcome>({
+    outcomesConsumer = await consume<RuleOutcome>({
       kafka,
       logger,
       topic: env.TOPIC_RULE_OUTCOMES,
-      groupPrefix: `${env.KAFKA_CLIENT_ID}-gateway-outcomes`,
+      group: { fanOut: `${env.KAFKA_CLIENT_ID}-gateway-outcomes` },
+      offsets: 'none',
       decode: TOPICS.ruleOutcomes.decode,
-      handle: (outcome) => ruleOutcomes.receive(outcome.event_id, outcome.tiles_affected),
+      handler: eachMessage((outcome) => ruleOutcomes.receive(outcome.event_id, outcome.tiles_affected)),
     });
     // Until it has its partitions an outcome could pass unseen (the request would get 202): wait, bounded.
     await Promise.race([outcomesConsumer.whenReady(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
