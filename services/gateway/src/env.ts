@@ -56,7 +56,7 @@ const properties = {
     enum: ['on', 'off'],
     default: 'on',
     description:
-      'on: each gateway takes leases of limit counters from Redis and decides from memory while they last (one Redis call per lease, not per request). Exact with one gateway; with several, a limit may be over-admitted by at most one lease of each gateway that crashed or lost Redis, and near a limit a request may be refused for up to 2 s while another gateway holds the last units (docs/api.md, Limits). off: every request is decided in Redis. Redis Cluster: always off.',
+      'on: each gateway takes leases of limit counters from Redis and decides from memory while they last (one Redis call per lease, not per request). Exact with one gateway; with several, a limit may be over-admitted by at most one lease of each gateway that crashed or lost Redis, and near a limit a request may be refused for up to 5 s while another gateway holds the last units (docs/api.md, Limits). off: every request is decided in Redis. Redis Cluster: always off.',
   },
   // Default 0: a 10 ms linger cuts the CPU per event at 1,000/s by about a fifth, but adds its wait to
   // every request while busy, past the `/ingest` p99 target (docs/performance.md, the knobs).

@@ -29,7 +29,7 @@ export interface LeaseOptions {
   maxShare: number;
 }
 
-export const DEFAULT_LEASE_OPTIONS: LeaseOptions = { lifeMs: 2000, abandonMs: 10_000, periodMs: 250, maxShare: 1 / 16 };
+export const DEFAULT_LEASE_OPTIONS: LeaseOptions = { lifeMs: 5000, abandonMs: 15_000, periodMs: 2000, maxShare: 1 / 16 };
 
 /** Units this gateway holds of one counter (one window of one limit), spent from memory. */
 interface Lease {
@@ -42,7 +42,13 @@ interface Lease {
   expiresAt: number;
   /** The window's end on the limiter's clock: the lease lapses with it. */
   windowEndMs: number;
+  /** The limit it was granted under, and where its size is kept: for a top-up. */
+  limit: number;
+  sizeKey: string;
 }
+
+/** A lease running this low is renewed by the next call made anyway (a top-up), before it runs out. */
+const TOP_UP_BELOW = 1 / 4;
 
 type Decide = { kind: 'decide'; subject: LimitSubject; events: number; mode: 'u' | 'c'; windows: Windows; seed: string };
 type Refund = { kind: 'refund'; subject: LimitSubject; events: number; windows: Windows };
@@ -71,7 +77,9 @@ const KINDS = 5;
  * be spending them), and a lease is never larger than what the limit leaves.
  * - One gateway: there are no other leases, so every decision is the exact
  *   limiter's (a lease only admits what fits under the limit, and what a lease
- *   does not cover is decided against the counter less that lease).
+ *   does not cover is decided against the counter less that lease), in
+ *   arrival order: a request goes ahead of one queued for Redis only when its
+ *   leases cover both (queuedNeeds), so neither decision changes.
  * - N gateways: live gateways never over-admit (their leases are reserved), but
  *   a request may be refused while another gateway holds the last units, until
  *   it spends them or gives them back (lifeMs, at most). A lease whose holder
@@ -80,8 +88,10 @@ const KINDS = 5;
  *   its lease: at most one lease per gateway, each at most maxShare of the
  *   limit and never more than what remained when it was granted.
  * Leases are sized from the rate measured over the previous one (periodMs of
- * it), given back when their life ends, when a request they cannot cover goes
- * to Redis, and on drain; a window's end lets them lapse with the counter.
+ * it), renewed by whatever call comes next once mostly spent (top-ups: one
+ * call renews every lease running low), given back when their life ends, when
+ * a request they cannot cover goes to Redis, and on drain; a window's end
+ * lets them lapse with the counter.
  * Usage figures (headers, GET /rate_limits) are the counters less every unspent
  * lease: exact with one gateway, with N an undercount by at most the other
  * gateways' unspent leases.
@@ -97,8 +107,12 @@ export class LeasedLimiter implements LimitEnforcer {
   private readonly returns = new Map<string, number>();
   private readonly seeding = new Map<string, Promise<string>>();
   private readonly timer: NodeJS.Timeout;
-  /** Decisions and refunds queued for Redis: while any is, later requests queue behind it (arrival order). */
-  private queued = 0;
+  /**
+   * Units the decisions queued for Redis need of each counter. A later request is decided from a
+   * lease ahead of them only if the lease covers them too: then each of them, and it, is decided
+   * as in arrival order.
+   */
+  private readonly queuedNeeds = new Map<string, number>();
   /** Calls to Redis so far (the bench's round trips). */
   calls = 0;
 
@@ -123,17 +137,18 @@ export class LeasedLimiter implements LimitEnforcer {
 
   consume(subject: LimitSubject, events: number): Promise<LimitDecision> {
     const windows = windowsAt(this.now());
-    return Promise.resolve((this.queued === 0 ? this.fromLeases(subject, events, windows, true) : undefined) ?? this.remote(subject, events, 'u', windows));
+    return Promise.resolve(this.fromLeases(subject, events, windows, true, true) ?? this.remote(subject, events, 'u', windows));
   }
 
   check(subject: LimitSubject, events: number): Promise<LimitDecision> {
     const windows = windowsAt(this.now());
-    return Promise.resolve((this.queued === 0 ? this.fromLeases(subject, events, windows, false) : undefined) ?? this.remote(subject, events, 'c', windows));
+    return Promise.resolve(this.fromLeases(subject, events, windows, false, true) ?? this.remote(subject, events, 'c', windows));
   }
 
   async refund(subject: LimitSubject, events: number, at: Windows): Promise<void> {
     const held = Limiter.counterKeys(subject, at).map((key) => this.leases.get(key));
-    if (this.queued === 0 && held.every((lease) => lease !== undefined)) {
+    // Into the lease when this gateway holds all five: it only frees units, whatever is queued.
+    if (held.every((lease) => lease !== undefined)) {
       held.forEach((lease, k) => {
         const units = amount(k, events);
         lease.remaining += units;
@@ -164,13 +179,14 @@ export class LeasedLimiter implements LimitEnforcer {
     return units;
   }
 
-  private fromLeases(subject: LimitSubject, events: number, w: Windows, spend: boolean): LimitDecision | undefined {
+  private fromLeases(subject: LimitSubject, events: number, w: Windows, spend: boolean, behindQueue: boolean): LimitDecision | undefined {
     if (!this.watch.current(subject.revisionKey, subject.revision)) return undefined;
     const at = performance.now();
     const held: Lease[] = [];
     for (const key of Limiter.counterKeys(subject, w)) {
       const lease = this.leases.get(key);
-      if (lease === undefined || lease.expiresAt <= at || lease.remaining < amount(held.length, events)) return undefined;
+      const ahead = behindQueue ? (this.queuedNeeds.get(key) ?? 0) : 0;
+      if (lease === undefined || lease.expiresAt <= at || lease.remaining < amount(held.length, events) + ahead) return undefined;
       held.push(lease);
     }
     if (spend) {
@@ -192,11 +208,16 @@ export class LeasedLimiter implements LimitEnforcer {
   }
 
   private async queue(op: Decide | Refund): Promise<Outcome> {
-    this.queued++;
+    const keys = op.kind === 'decide' ? Limiter.counterKeys(op.subject, op.windows) : [];
+    keys.forEach((key, k) => this.queuedNeeds.set(key, (this.queuedNeeds.get(key) ?? 0) + amount(k, op.events)));
     try {
       return await this.batcher.submit(op);
     } finally {
-      this.queued--;
+      keys.forEach((key, k) => {
+        const left = (this.queuedNeeds.get(key) ?? 0) - amount(k, op.events);
+        if (left > 0) this.queuedNeeds.set(key, left);
+        else this.queuedNeeds.delete(key);
+      });
     }
   }
 
@@ -251,7 +272,7 @@ export class LeasedLimiter implements LimitEnforcer {
     // in arrival order: from the first that is not, everything goes to Redis.
     let inOrder = true;
     ops.forEach((op, i) => {
-      const local = inOrder && op.kind === 'decide' && op.seed === '' ? this.fromLeases(op.subject, op.events, op.windows, op.mode === 'u') : undefined;
+      const local = inOrder && op.kind === 'decide' && op.seed === '' ? this.fromLeases(op.subject, op.events, op.windows, op.mode === 'u', false) : undefined;
       if (local?.kind === 'allowed')
         results[i] = [0, 0, local.usage.minute, local.usage.projectHour, local.usage.accountHour, local.usage.globalHour, local.usage.month];
       else if (op.kind === 'flush') results[i] = [0, 0, 0, 0, 0, 0, 0];
@@ -293,6 +314,14 @@ export class LeasedLimiter implements LimitEnforcer {
       this.leases.delete(key);
       this.returns.set(key, (this.returns.get(key) ?? 0) + (lease?.remaining ?? 0));
     }
+    // Leases running low ride along: one call renews them instead of one call each later.
+    const topUps: { key: string; lease: Lease; wanted: number }[] = [];
+    for (const [key, lease] of this.leases) {
+      if (lease.remaining > lease.granted * TOP_UP_BELOW || lease.expiresAt <= at) continue;
+      this.leases.delete(key);
+      this.giveBack(key, lease);
+      topUps.push({ key, lease, wanted: this.nextSize(lease.sizeKey, lease, lease.limit, at) });
+    }
     const returning = new Map(this.returns);
     this.returns.clear();
 
@@ -324,6 +353,7 @@ export class LeasedLimiter implements LimitEnforcer {
         ...wanted,
       ]);
     }
+    const topUpList = topUps.map(({ key, lease, wanted }) => [slot(key, 60), slot(LeasedLimiter.leasesKey(key), 60), lease.limit, wanted]);
     const returnList = [...returning].map(([key, units]) => {
       // A counter returned by itself (an expired lease): its ttl if the call creates it matters not, it is never created.
       const ttl = ttlByKey.get(key) ?? 60;
@@ -341,6 +371,7 @@ export class LeasedLimiter implements LimitEnforcer {
         String(this.options.abandonMs),
         JSON.stringify(returnList),
         JSON.stringify(packed),
+        JSON.stringify(topUpList),
       );
       flat = JSON.parse(reply) as number[];
     } catch (error) {
@@ -348,6 +379,10 @@ export class LeasedLimiter implements LimitEnforcer {
       for (const [key, units] of returning) this.returns.set(key, (this.returns.get(key) ?? 0) + units);
       throw new PulseboardError('limiter_unavailable', { message: 'the rate limiter (Redis) is unavailable', cause: error });
     }
+    topUps.forEach(({ key, lease }, n) => {
+      const [used, granted] = flat.slice(remote.length * 12 + n * 2, remote.length * 12 + n * 2 + 2) as [number, number];
+      if (granted > 0) this.leases.set(key, { ...lease, remaining: granted, used, granted, grantedAt: at, expiresAt: at + this.options.lifeMs });
+    });
     remote.forEach((i, n) => {
       const op = ops[i] as Decide | Refund;
       const row = flat.slice(n * 12, n * 12 + 12);
@@ -366,6 +401,8 @@ export class LeasedLimiter implements LimitEnforcer {
           grantedAt: at,
           expiresAt: at + this.options.lifeMs,
           windowEndMs: windowEnd(op.windows, k),
+          limit: limitOf(op.subject, k),
+          sizeKey: sizeKey(op.subject, k),
         });
       });
     });
@@ -382,6 +419,11 @@ function sizeKey(subject: LimitSubject, k: number): string {
   if (k === 2) return `a:${subject.accountId}`;
   if (k === 3) return 'g';
   return `${k}:${subject.projectKey}`;
+}
+
+function limitOf(subject: LimitSubject, k: number): number {
+  const l = subject.limits;
+  return [l.burst, l.projectHourly, l.accountHourly, l.globalHourly, l.monthlyQuota][k]!;
 }
 
 function windowEnd(w: Windows, k: number): number {

@@ -15,8 +15,12 @@
 --   14 mode ('u' consume, 'c' check, 'r' refund), 15-19 limits (burst, project hourly,
 --   account hourly, global hourly, monthly quota), 20 quota seed ('' when unknown),
 --   21-25 lease wanted per counter (0: none).
+-- ARGV[6]: JSON array of top-ups, applied last: [counter index, hash index, limit, wanted], a new
+--          lease of a counter no operation here touches (this gateway's was running out and
+--          came back with the returns); never for a counter Redis does not hold.
 -- Returns a JSON array of 12 integers per operation: status, which (as limits.lua), the five
--- counters' usage (consumed, not counting anyone's unspent lease) and the five leases granted.
+-- counters' usage (consumed, not counting anyone's unspent lease) and the five leases granted;
+-- then 2 per top-up: the counter's usage and the lease granted.
 --
 -- A request is refused only if it would not fit beside every lease that may still be spent:
 -- another gateway's lease counts as spent while it is live (its holder may be spending it) and
@@ -46,7 +50,7 @@ local function put(i, v)
 end
 
 -- Lease hashes: gateway id -> { units, granted at (ms) }, loaded when first needed.
-local leases, leaseDirty = {}, {}
+local leases, leaseDirty, counterOf = {}, {}, {}
 local function holders(h)
   local l = leases[h]
   if l == nil then
@@ -63,7 +67,8 @@ local function holders(h)
   end
   return l
 end
-local function setHolding(h, units)
+local function setHolding(h, units, c)
+  counterOf[h] = c
   local l = holders(h)
   l[me] = { units, nowMs }
   leaseDirty[h] = true
@@ -87,7 +92,7 @@ for _, r in ipairs(cjson.decode(ARGV[4])) do
     put(ci, v > 0 and v or 0)
   end
   local l = holders(hi)
-  if l[me] ~= nil then setHolding(hi, 0) end
+  if l[me] ~= nil then setHolding(hi, 0, ci) end
 end
 
 local out = {}
@@ -139,7 +144,7 @@ local function decide(f)
       if grant > 0 then
         v = v + grant
         local mine = holders(hi)[me]
-        setHolding(hi, (mine and mine[1] or 0) + grant)
+        setHolding(hi, (mine and mine[1] or 0) + grant, ci)
       end
       put(ci, v)
     end
@@ -167,6 +172,24 @@ for _, f in ipairs(cjson.decode(ARGV[5])) do
   end
 end
 
+for _, u in ipairs(cjson.decode(ARGV[6])) do
+  local ci, hi = u[1], u[2]
+  local grant = 0
+  if existed[ci] or dirty[ci] then
+    local v = get(ci)
+    grant = math.min(u[4], u[3] - v)
+    if grant > 0 then
+      put(ci, v + grant)
+      local mine = holders(hi)[me]
+      setHolding(hi, (mine and mine[1] or 0) + grant, ci)
+    else
+      grant = 0
+    end
+  end
+  out[#out + 1] = usageOf(ci, hi)
+  out[#out + 1] = grant
+end
+
 -- Expiry is set only when a key is born; an existing key keeps its ttl.
 for i, _ in pairs(dirty) do
   if existed[i] then
@@ -179,7 +202,11 @@ for h, _ in pairs(leaseDirty) do
   local rec = leases[h][me]
   if rec[1] > 0 then
     redis.call('HSET', KEYS[h], me, string.format('%d', rec[1]), me .. '@', string.format('%d', rec[2]))
-    if redis.call('TTL', KEYS[h]) < 0 then redis.call('EXPIRE', KEYS[h], ttl[h]) end
+    -- The hash lives as long as its counter.
+    if redis.call('TTL', KEYS[h]) < 0 then
+      local left = redis.call('TTL', KEYS[counterOf[h]])
+      redis.call('EXPIRE', KEYS[h], left > 0 and left or ttl[h])
+    end
   else
     redis.call('HDEL', KEYS[h], me, me .. '@')
   end
