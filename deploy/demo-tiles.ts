@@ -37,9 +37,14 @@ export const TILES = [
     },
   },
   {
-    // Alertmanager's webhook (/api/v1/integrations/alertmanager): firing is critical, resolved ok.
+    // Alertmanager's webhook (/api/v1/integrations/alertmanager): firing is critical, resolved ok, one state per alert
+    // (its fingerprint), so an alert resolved after another fired in the same webhook never hides the one still firing.
     name: 'Alertmanager alerts',
     kind: 'alert',
-    rule: { filter: { type: 'error', name: 'alert', source: 'alertmanager' }, evaluation: { kind: 'up_down', attribute: 'resolved' } },
+    rule: {
+      filter: { type: 'error', name: 'alert', source: 'alertmanager' },
+      group_by: 'fingerprint',
+      evaluation: { kind: 'up_down', attribute: 'resolved' },
+    },
   },
 ];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@pulseboard/db';
 import { request, TEST_DATABASE_URL, waitFor } from '@pulseboard/test-kit';
+import { TILES } from '../../deploy/demo-tiles.ts';
 import { startPipeline } from './harness.ts';
 import { TestSocket } from './ws-client.ts';
 
@@ -159,5 +160,29 @@ describe('grouped tiles through gateway, rule engine and broadcast', () => {
       ['web-2', 95],
     ]);
     expect((await state()).group_counts).toMatchObject({ critical: 2, ok: 0 });
+  }, 60_000);
+
+  it("the demo's Alertmanager tile stays critical when a resolved alert comes after a firing one in the same webhook", async () => {
+    const project = await pipeline.provision();
+    const tile = TILES.find((t) => t.name === 'Alertmanager alerts')!;
+    const created = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: tile });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const now = new Date().toISOString();
+    const res = await request(`${pipeline.url}/api/v1/integrations/alertmanager`, {
+      token: project.apiKey,
+      body: {
+        version: '4',
+        status: 'firing',
+        receiver: 'pulseboard',
+        alerts: [
+          { status: 'firing', labels: { alertname: 'DiskFull', instance: 'db-1' }, fingerprint: 'f-disk', startsAt: now },
+          { status: 'resolved', labels: { alertname: 'HighLatency', instance: 'api-1' }, fingerprint: 'f-latency', startsAt: now, endsAt: now },
+        ],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const state = async () => (await request(`${pipeline.url}/api/v1/tiles/${created.body.data.id}/state`, { token: project.apiKey })).body.data;
+    await waitFor(async () => (await state()).groups_meta.total_count === 2, { what: 'both alerts applied', timeoutMs: 20_000 });
+    expect(await state()).toMatchObject({ status: 'critical', value: 1, group_counts: { critical: 1, ok: 1 } });
   }, 60_000);
 });

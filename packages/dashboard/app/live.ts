@@ -316,6 +316,11 @@ export class Live {
         if (c.project_key !== this.project) return;
         const id = String(c.tile_id);
         if (this.removed.has(id)) return;
+        // A group's change (rule group_by): the tile shows its own change, which comes beside it.
+        if (c.group !== undefined) {
+          this.position = c.position;
+          return;
+        }
         this.states.set(id, { tile_id: c.tile_id, tile_name: c.tile_name, status: c.status, value: c.value, version: c.version, changed_at: c.changed_at });
         this.position = c.position;
         this.addPoint(id, { t: Date.parse(c.changed_at) / 1000, status: statusOf(c.status), value: numeric(c.value) });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createAjv, mapAlertmanager, mapGitHub, tileRuleValidator, type WebhookEvent } from '@pulseboard/contracts';
+import { createAjv, mapAlertmanager, mapGitHub, tileRuleValidator, type TileRule, type WebhookEvent } from '@pulseboard/contracts';
 import { TILES } from '../../../deploy/demo-tiles.ts';
 import { toRuleEvent } from './event.ts';
+import { RulePreview } from './preview.ts';
 import { compileProjectRules } from './project-rules.ts';
 import { T0 } from './test-support.ts';
 
@@ -73,5 +74,31 @@ describe('the demo tiles of deploy/seed-demo.ts', () => {
     };
     expect(statusAfter('Alertmanager alerts', [alert('firing')])).toBe('critical');
     expect(statusAfter('Alertmanager alerts', [alert('firing'), alert('resolved')])).toBe('ok');
+  });
+
+  it('show an Alertmanager alert still firing when another resolves after it in the same webhook (one state per fingerprint)', () => {
+    const at = new Date(T0);
+    const tile = TILES.find((t) => t.name === 'Alertmanager alerts') ?? expect.unreachable();
+    const mapped = mapAlertmanager(
+      {
+        alerts: [
+          { status: 'firing', labels: { alertname: 'DiskFull', instance: 'db-1' }, fingerprint: 'aaa', startsAt: at.toISOString() },
+          {
+            status: 'resolved',
+            labels: { alertname: 'HighLatency', instance: 'api-1' },
+            fingerprint: 'bbb',
+            startsAt: at.toISOString(),
+            endsAt: at.toISOString(),
+          },
+        ],
+      },
+      { receivedAt: at },
+    );
+    const events = mapped.kind === 'events' ? mapped.events : expect.unreachable();
+    const preview = new RulePreview(tile.rule as TileRule);
+    events.forEach((e, i) => preview.push(toRuleEvent({ ...e, id: i + 1, project_key: 'demo', account_id: 1, received_at: at.toISOString() }), T0 + i));
+    // The last event is the resolved one: without group_by it decided the tile, ok.
+    expect([preview.current.status, preview.current.value]).toEqual(['critical', 1]);
+    expect(Object.fromEntries([...preview.groups].map(([key, g]) => [key, g.state.status]))).toEqual({ aaa: 'critical', bbb: 'ok' });
   });
 });
