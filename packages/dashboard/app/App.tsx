@@ -5,6 +5,7 @@ import { live, type Range } from './live.ts';
 import { Notifications, type Service } from './Notifications.tsx';
 import { TileEditor } from './TileEditor.tsx';
 import { Tail } from './Tail.tsx';
+import { FreshnessBadge } from './Freshness.tsx';
 
 type View = 'tiles' | 'events' | 'notifications';
 
@@ -88,6 +89,7 @@ export function App() {
     <>
       <header>
         <h1>Pulseboard</h1>
+        {live.signedIn && <FreshnessBadge project={live.project} />}
         <p id="connection" role="status" aria-live="polite" data-state={live.conn.state}>
           {live.conn.text}
         </p>

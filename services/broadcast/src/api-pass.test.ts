@@ -42,6 +42,8 @@ describe("broadcast's pass-through paths", () => {
     expect(passThroughPath('DELETE', '/api/v1/tiles')).toBeUndefined();
     expect(passThroughPath('POST', '/api/v1/tiles/1/history')).toBeUndefined();
     expect(passThroughPath('PUT', '/api/v1/projects/demo/refusals')).toBeUndefined();
-    expect(passThroughPath('GET', '/api/v1/projects/demo')).toBeUndefined();
+    // The project is read (the header's freshness), never changed from the dashboard.
+    expect(passThroughPath('GET', '/api/v1/projects/demo')).toBe('/api/v1/projects/demo');
+    expect(passThroughPath('PUT', '/api/v1/projects/demo')).toBeUndefined();
   });
 });

@@ -28,6 +28,8 @@ const ROUTES: Record<string, readonly string[]> = {
   'notifications/:id/deliveries': ['GET'],
   'notifications/:id/send': ['POST'],
   'notifications/:id/send_message': ['POST'],
+  // The project, with how far behind live its tiles are (the header's freshness).
+  'projects/:id': ['GET'],
   // Whether the project's events are being refused (the banner over its tiles).
   'projects/:id/refusals': ['GET'],
 };
