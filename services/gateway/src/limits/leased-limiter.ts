@@ -121,12 +121,13 @@ export class LeasedLimiter implements LimitEnforcer {
     private readonly loadMonthlyUsage: (projectKey: string, monthStart: Date) => Promise<number>,
     private readonly watch: RevisionWatch,
     private readonly now: () => number = Date.now,
-    observeBatch?: (size: number) => void,
+    /** Told the operations of each Redis call (not of batches decided from leases alone). */
+    private readonly observeBatch?: (size: number) => void,
     private readonly options: LeaseOptions = DEFAULT_LEASE_OPTIONS,
   ) {
     if (!('pulseboardLeasesBatch' in redis)) redis.defineCommand('pulseboardLeasesBatch', { lua: SCRIPT });
     this.run = (redis as unknown as { pulseboardLeasesBatch: LeasesCommand }).pulseboardLeasesBatch.bind(redis);
-    this.batcher = new MicroBatcher((ops) => this.execute(ops), 500, observeBatch);
+    this.batcher = new MicroBatcher((ops) => this.execute(ops), 500);
     this.timer = setInterval(() => this.expire(), Math.max(50, Math.floor(options.lifeMs / 8))).unref();
   }
 
@@ -363,6 +364,7 @@ export class LeasedLimiter implements LimitEnforcer {
     let flat: number[];
     try {
       this.calls++;
+      this.observeBatch?.(remote.length);
       const reply = await this.run(
         keys.length,
         ...keys,
