@@ -185,4 +185,51 @@ describe('grouped tiles through gateway, rule engine and broadcast', () => {
     await waitFor(async () => (await state()).groups_meta.total_count === 2, { what: 'both alerts applied', timeoutMs: 20_000 });
     expect(await state()).toMatchObject({ status: 'critical', value: 1, group_counts: { critical: 1, ok: 1 } });
   }, 60_000);
+
+  it('a silent group goes stale and then retires on the timer, with no new event', async () => {
+    const project = await pipeline.provision();
+    const rule = { ...RULE, stale_after: '1s', group_retire_after: '3s' };
+    const created = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'CPU', kind: 'metric', rule } });
+    const tileId = created.body.data.id as number;
+    const res = await request(`${pipeline.url}/api/v1/webhooks`, { token: project.apiKey, body: { events: [cpu('web-1', 97), cpu('web-2', 10)] } });
+    expect(res.status).toBe(202);
+    const state = async () => (await request(`${pipeline.url}/api/v1/tiles/${tileId}/state`, { token: project.apiKey })).body.data;
+    await waitFor(async () => (await state()).group_counts.stale === 2, { what: 'both groups stale', timeoutMs: 20_000 });
+    expect(await state()).toMatchObject({ status: 'stale', value: 2 });
+    await waitFor(async () => (await state()).groups_meta.total_count === 0, { what: 'both groups retired', timeoutMs: 20_000 });
+    expect(await state()).toMatchObject({ status: 'unknown', value: null, groups: [], group_counts: { stale: 0, critical: 0 } });
+    const own = (await request(`${pipeline.url}/api/v1/tiles/${tileId}/history`, { token: project.apiKey })).body.data;
+    expect(own.map((c: { status: string; cause: string }) => [c.status, c.cause]).slice(0, 2)).toEqual([
+      ['unknown', 'time'],
+      ['stale', 'time'],
+    ]);
+  }, 60_000);
+
+  it('a rule change to and from group_by moves the tile: groups start from the next event, and go with the grouping', async () => {
+    const project = await pipeline.provision();
+    const plain = { filter: RULE.filter, evaluation: RULE.evaluation };
+    const created = await request(`${pipeline.url}/api/v1/tiles`, { token: project.apiKey, body: { name: 'CPU', kind: 'metric', rule: plain } });
+    const tileId = created.body.data.id as number;
+    const ingest = async (events: Record<string, unknown>[]) =>
+      expect((await request(`${pipeline.url}/api/v1/webhooks`, { token: project.apiKey, body: { events } })).status).toBe(202);
+    const state = async () => (await request(`${pipeline.url}/api/v1/tiles/${tileId}/state`, { token: project.apiKey })).body.data;
+    const ruleOf = async (rule: object) =>
+      expect((await request(`${pipeline.url}/api/v1/tiles/${tileId}`, { method: 'PUT', token: project.apiKey, body: { rule } })).status).toBe(200);
+
+    await ingest([cpu('web-1', 97), cpu('web-2', 10)]);
+    await waitFor(async () => (await state()).value === 10, { what: 'the ungrouped tile ok', timeoutMs: 20_000 });
+    expect((await state()).groups).toBeUndefined();
+
+    await ruleOf(RULE);
+    await ingest([cpu('web-1', 97), cpu('web-2', 10)]);
+    await waitFor(async () => (await state()).groups_meta?.total_count === 2, { what: 'two groups', timeoutMs: 20_000 });
+    expect(await state()).toMatchObject({ status: 'critical', value: 1 });
+
+    await ruleOf(plain);
+    await ingest([cpu('web-3', 50)]);
+    await waitFor(async () => (await state()).value === 50, { what: 'the ungrouped tile again', timeoutMs: 20_000 });
+    expect((await state()).status).toBe('ok');
+    const left = await pool.query('SELECT group_key FROM tile_group_states WHERE tile_id = $1', [tileId]);
+    expect(left.rows).toEqual([]);
+  }, 60_000);
 });
