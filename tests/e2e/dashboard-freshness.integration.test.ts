@@ -4,6 +4,10 @@ import { envelope, request, type ServiceProcess } from '@pulseboard/test-kit';
 import { startPipeline } from './harness.ts';
 import { ARTIFACTS, launchChromium } from './browser.ts';
 
+/** The element's background colour as the browser computes it (run in the page; the tests' types have no DOM). */
+const background = (el: unknown) =>
+  (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor;
+
 /** The dashboard's header says how far behind live the project's tiles are, and turns amber past 30 s. */
 describe('the dashboard shows the tiles freshness', () => {
   let pipeline: Awaited<ReturnType<typeof startPipeline>>;
@@ -36,7 +40,7 @@ describe('the dashboard shows the tiles freshness', () => {
     const badge = page.locator('header #freshness');
     await expect.poll(() => badge.textContent(), { timeout: 30_000, interval: 250 }).toBe('Tiles live');
     expect(await badge.getAttribute('data-status')).toBe('live');
-    const liveColour = await badge.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const liveColour = await badge.evaluate(background);
 
     await engine.kill('SIGTERM');
     await send();
@@ -44,7 +48,7 @@ describe('the dashboard shows the tiles freshness', () => {
     await expect.poll(() => badge.textContent(), { timeout: 30_000, interval: 500 }).toMatch(/^Tiles \d+ s behind$/);
     await expect.poll(() => badge.getAttribute('data-status'), { timeout: 60_000, interval: 500 }).toBe('behind');
     expect(await badge.textContent()).toMatch(/^Tiles (3\d|[4-9]\d|1[01]\d) s behind$/);
-    const amber = await badge.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const amber = await badge.evaluate(background);
     expect(amber).toBe('rgb(138, 88, 0)');
     expect(amber).not.toBe(liveColour);
     expect(await badge.getAttribute('title')).toContain('events wait for the rule engine');
