@@ -217,6 +217,17 @@ describe('LeasedLimiter: limits from leases', () => {
     expect(await limiter.consume(fresh, 1)).toMatchObject({ kind: 'allowed', usage: { minute: 6 } });
   });
 
+  it('decides nothing from memory while revision changes cannot be heard: every request asks Redis', async () => {
+    const clock = privateHour();
+    const { limiter, watch } = await gateway(() => clock);
+    const s = await subject();
+    for (let i = 0; i < 20; i++) await limiter.consume(s, 1);
+    const before = limiter.calls;
+    watch.stop();
+    for (let i = 0; i < 5; i++) expect(await limiter.consume(s, 1)).toMatchObject({ kind: 'allowed', usage: { minute: 21 + i } });
+    expect(limiter.calls - before).toBe(5);
+  });
+
   it('gives unspent units back when a lease ends and on drain, so the counter holds exactly what was consumed', async () => {
     const clock = privateHour();
     const { limiter } = await gateway(() => clock, 0, { lifeMs: 200 });
