@@ -133,6 +133,19 @@ describe('grouped tiles through gateway, rule engine and broadcast', () => {
       ['web-2', 'ok', 40],
     ]);
     expect(previewed.timeline.filter((c: { group?: string }) => c.group === 'web-1').map((c: { status: string }) => c.status)).toEqual(['critical', 'ok']);
+
+    // A dry replay compares the tile's own state; applying one to a grouped tile is refused.
+    const replay = (dryRun: boolean) =>
+      request(`${pipeline.url}/api/v1/tiles/${tileId}/replay`, {
+        token: project.apiKey,
+        body: { dry_run: dryRun, since: new Date(Date.now() - 10 * 60_000).toISOString() },
+      });
+    const dry = await replay(true);
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.data).toMatchObject({ equal: true, state: { status: 'warning', value: 1 }, events_replayed: 6 });
+    const applied = await replay(false);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(400);
+    expect(applied.body.error.details).toEqual({ rule: ['a grouped tile (group_by) cannot be replayed; preview its rule instead'] });
   }, 60_000);
 
   it("refuses new groups past the project's limit and counts them; the limit is bounded", async () => {

@@ -143,7 +143,8 @@ async function liveState(pool: Pool, tileId: number) {
 /** The live state as of the replay's end: on the current rule, its due time-driven changes taken (the engine's timer may not have fired yet). */
 function settledLive(tile: TileRecord, live: Awaited<ReturnType<typeof liveState>>, until: number): { status: string; value: unknown } {
   if (live === undefined) return { status: 'unknown', value: null };
-  if (!live.on_current_rule) return live;
+  // A grouped tile's own state moves only with its groups' (each settled by the engine's timer), never by itself.
+  if (!live.on_current_rule || (tile.rule as TileRule).group_by !== undefined) return live;
   const state: TileState = {
     status: live.status,
     value: live.value,
