@@ -2,7 +2,7 @@
  * The control plane's read side: every query a service other than the gateway
  * (which owns and migrates the control-plane tables) makes on accounts, users,
  * projects, tiles and notification services. No SQL on those tables anywhere
- * else (checked by `ownership.test.ts`).
+ * else (packages/test-kit's table-ownership test).
  */
 export * from './project-rules.ts';
 export * from './credentials.ts';
