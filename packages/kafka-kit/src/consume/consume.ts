@@ -1,7 +1,8 @@
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Consumer, ConsumerRunConfig, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { DeadLetter, DeadLetterTarget } from './dead-letters.ts';
 import { FanOutGroup } from './fan-out-group.ts';
+import { restartAfterCrashes } from './crash-restart.ts';
 import { FetchPacer } from './fetch-pacer.ts';
 import { KafkaCommits } from './kafka-commits.ts';
 import { traced, withMiddleware, type BatchSpan } from './middleware.ts';
@@ -150,7 +151,7 @@ export async function consume<T>(options: KafkaConsumeOptions<T> | PostgresConsu
   const inFlight = new Set<Promise<boolean>>();
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: fanOut ? false : (options.fromBeginning ?? true) });
-  await consumer.run({
+  const runConfig: ConsumerRunConfig = {
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: strategy.concurrency,
@@ -174,7 +175,9 @@ export async function consume<T>(options: KafkaConsumeOptions<T> | PostgresConsu
       await heartbeat().catch(() => undefined);
       await pacer.pace(live);
     },
-  });
+  };
+  const crashes = restartAfterCrashes(consumer, runConfig, logger, { topic, groupId, stopping: () => stopping });
+  await consumer.run(runConfig);
 
   let stopped: Promise<void> | undefined;
   return {
@@ -186,6 +189,7 @@ export async function consume<T>(options: KafkaConsumeOptions<T> | PostgresConsu
     stop() {
       stopped ??= (async () => {
         stopping = true;
+        crashes.cancel();
         // The batches in hand finish, and what is durable is committed while this member is still in the group.
         await Promise.allSettled([...inFlight]);
         await commits?.flush();
