@@ -46,6 +46,8 @@ describe('projects API: read, update, regenerate the key', () => {
       settings: {},
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      // How far behind live its tiles are: tests/e2e/freshness.integration.test.ts.
+      freshness: expect.objectContaining({ status: expect.any(String), measured_at: expect.any(String) }),
     });
     expect(JSON.stringify(one.body)).not.toContain(p.apiKey);
 
