@@ -9,3 +9,4 @@ export * from './credentials.ts';
 export * from './retention.ts';
 export * from './dashboard-tiles.ts';
 export * from './notification-targets.ts';
+export * from './revision-cache.ts';
