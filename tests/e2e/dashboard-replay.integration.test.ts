@@ -44,13 +44,22 @@ describe('the dashboard applies a rule change to the past', () => {
     await until(async () => (await state())?.value).toBe(300);
     await until(async () => Number((await db.query('SELECT count(*) FROM events WHERE project_key = $1', [project.projectKey])).rows[0].count)).toBe(2);
 
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.setDefaultTimeout(15_000);
     const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(broadcast.url);
-    await page.getByLabel('User token or project key').fill(project.userToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const signedIn = async () => {
+      const opened = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+      opened.setDefaultTimeout(15_000);
+      opened.on('pageerror', (e) => errors.push(String(e)));
+      await opened.goto(broadcast.url);
+      await opened.getByLabel('User token or project key').fill(project.userToken);
+      await opened.getByRole('button', { name: 'Sign in' }).click();
+      return opened;
+    };
+    // A second dashboard that only watches (the editing page reads every history again after its save): its
+    // tile's history chart, drawn from GET /tiles/:id/history, shows the old rule's two verdicts.
+    const viewer = await signedIn();
+    const chart = viewer.locator(`li[data-tile="${tile}"] .chart`);
+    await until(() => chart.getAttribute('aria-label')).toBe('Chart of the last hour: value from 120 to 300; 2 status changes, now OK');
+    const page = await signedIn();
     await page.getByRole('button', { name: 'Edit Latency' }).click();
     const editor = page.getByRole('dialog');
     const applyPast = editor.getByLabel(/Apply to the past/);
@@ -67,6 +76,11 @@ describe('the dashboard applies a rule change to the past', () => {
     await until(async () => await state()).toEqual({ status: 'warning', value: 300 });
     const causes = (await db.query('SELECT cause FROM tile_state_history WHERE tile_id = $1 ORDER BY id', [tile])).rows.map((r) => r.cause);
     expect(causes).toEqual(['event', 'event', 'rule']);
+    // Without a reload, the watching dashboard's chart is redrawn from the replayed history (tile_replaced): OK then
+    // Warning at the events, then the closing change; not the old verdicts followed by the rule change's "unknown".
+    const history = (await request(`${pipeline.url}/api/v1/tiles/${tile}/history`, { token: project.apiKey })).body.data;
+    expect(history.map((h: { status: string }) => h.status)).toEqual(['warning', 'warning', 'ok']);
+    await until(() => chart.getAttribute('aria-label')).toBe('Chart of the last hour: value from 120 to 300; 3 status changes, now Warning');
     expect(errors).toEqual([]);
   }, 120_000);
 });

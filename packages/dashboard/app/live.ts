@@ -210,6 +210,36 @@ export class Live {
     this.emit();
   }
 
+  /**
+   * A tile's history from `since` (epoch s) on was replaced (an applied replay, `tile_replaced`):
+   * that part is read again; the points before it stay, and so do live changes newer than what the read gave.
+   */
+  private async reloadHistory(id: string, since: number): Promise<void> {
+    const project = this.project;
+    if (!this.historyAvailable) return;
+    const asked = Date.now() / 1000;
+    // The server bounds a window to a day, as this page keeps.
+    const until = asked + 5;
+    const from = Math.max(since, until - RANGES.day);
+    let rows: HistoryRow[];
+    try {
+      rows = await listAll<HistoryRow>(
+        `/tiles/${id}/history?since=${encodeURIComponent(new Date(from * 1000).toISOString())}&until=${encodeURIComponent(new Date(until * 1000).toISOString())}`,
+      );
+    } catch {
+      return; // the chart keeps what it had; the next load of the page reads it all
+    }
+    if (project !== this.project || this.removed.has(id)) return;
+    const read = rows
+      .map((row) => ({ t: Date.parse(row.changed_at) / 1000, status: statusOf(row.status), value: numeric(row.value) }))
+      .sort((a, b) => a.t - b.t);
+    const last = read.at(-1)?.t ?? asked;
+    const points = this.history.get(id) ?? [];
+    this.history.set(id, [...points.filter((p) => p.t < from), ...read, ...points.filter((p) => p.t > last)]);
+    this.changed.add(id);
+    this.emit();
+  }
+
   private unitAsked = new Map<string, number>();
   /** Tiles removed while shown: a late change for one does not bring it back (protocol.md). */
   private removed = new Set<string>();
@@ -302,6 +332,25 @@ export class Live {
       case 'tile_updated':
         if (m.v !== 1 || m.project !== this.project) return;
         return this.applyTile(m);
+      case 'tile_replaced': {
+        if (m.v !== 1 || m.project !== this.project) return;
+        const id = String(m.tile_id);
+        if (this.removed.has(id)) return;
+        // A change newer than the replay may have come first: the state with the higher version stays.
+        const current = this.states.get(id);
+        if (current === undefined || current.version <= m.state.version)
+          this.states.set(id, {
+            tile_id: m.tile_id,
+            tile_name: current?.tile_name ?? this.tiles.find((t) => String(t.id) === id)?.name ?? '',
+            status: m.state.status,
+            value: m.state.value,
+            version: m.state.version,
+            changed_at: m.state.changed_at,
+          });
+        this.changed.add(id);
+        void this.reloadHistory(id, Date.parse(m.since) / 1000);
+        return this.emit();
+      }
       case 'tile_removed': {
         if (m.v !== 1 || m.project !== this.project) return;
         const id = String(m.tile_id);
