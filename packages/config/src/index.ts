@@ -9,3 +9,4 @@ export * from './tracing.ts';
 export * from './http-tracing.ts';
 export * from './proxy.ts';
 export * from './kafka-security.ts';
+export * from './revision-cache-metrics.ts';
