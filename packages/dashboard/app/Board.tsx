@@ -57,6 +57,7 @@ export function Board({ live: board, tick, editable, onEdit }: Props) {
         tile={tile}
         eventUnit={board.units.get(id)}
         state={state}
+        groups={board.groups.get(id)}
         points={board.history.get(id) ?? []}
         range={board.range}
         version={version * 1e6 + tick}

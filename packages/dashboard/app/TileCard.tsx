@@ -1,5 +1,7 @@
 import type { Tile, TileState } from './api.ts';
 import { Chart } from './Chart.tsx';
+import { GroupList } from './GroupList.tsx';
+import type { TileGroups } from './groups.ts';
 import { CHARTS_VALUE, formatValue, formatWhen, KIND_LABEL, STATUS_LABEL, STATUS_MARK, statusOf, unitOf } from './format.ts';
 import { RANGES, type Point, type Range } from './live.ts';
 
@@ -8,6 +10,8 @@ interface Props {
   /** The unit the tile's history named (settings.unit, else its events' `unit`). */
   eventUnit: string | undefined;
   state: TileState;
+  /** A grouped tile's groups (rule `group_by`). */
+  groups?: TileGroups | undefined;
   points: Point[];
   range: Range;
   version: number;
@@ -19,7 +23,7 @@ interface Props {
   onMove: (tile: Tile, by: number) => void;
 }
 
-export function TileCard({ tile, eventUnit, state, points, range, version, changed, editable, first, last, onEdit, onMove }: Props) {
+export function TileCard({ tile, eventUnit, state, groups, points, range, version, changed, editable, first, last, onEdit, onMove }: Props) {
   const status = statusOf(state.status);
   const evaluation = tile?.rule.evaluation.kind ?? '';
   const unit = unitOf(tile, eventUnit);
@@ -43,6 +47,7 @@ export function TileCard({ tile, eventUnit, state, points, range, version, chang
       <p class="value">{value}</p>
       <p class="time">{state.changed_at ? `changed ${formatWhen(state.changed_at)}` : 'no change yet'}</p>
       <Chart points={points} span={RANGES[range]} showValue={CHARTS_VALUE.has(evaluation)} unit={unit} version={version} />
+      {groups && <GroupList tileId={String(state.tile_id)} name={name} groups={groups} unit={unit} showValue={CHARTS_VALUE.has(evaluation)} range={range} />}
       {editable && tile && (
         <div class="tile-actions">
           <button type="button" class="secondary" onClick={() => onEdit(tile)} aria-label={`Edit ${name}`}>

@@ -60,7 +60,14 @@ export interface Tile {
   project_key: string;
   name: string;
   kind: string;
-  rule: { filter?: Record<string, unknown>; evaluation: { kind: string; [k: string]: unknown }; pending?: string; recovery?: string; stale_after?: string };
+  rule: {
+    filter?: Record<string, unknown>;
+    evaluation: { kind: string; [k: string]: unknown };
+    pending?: string;
+    recovery?: string;
+    stale_after?: string;
+    group_by?: string;
+  };
   settings: Record<string, unknown>;
   position: number;
   notification_service_ids: Array<string | number>;

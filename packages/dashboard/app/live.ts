@@ -3,6 +3,7 @@
 // per animation frame, so 100 tiles changing every second cost one render a frame.
 import { api, listAll, session, takeFragmentCredentials, type Refusals, type Status, type Tile, type TileState } from './api.ts';
 import { numeric, statusOf } from './format.ts';
+import { applyGroupChange, readGroups, type TileGroups } from './groups.ts';
 
 export type ConnState = 'offline' | 'connecting' | 'live' | 'reconnecting' | 'closed';
 export interface Point {
@@ -31,6 +32,8 @@ export class Live {
   states = new Map<string, TileState>();
   tiles: Tile[] = [];
   history = new Map<string, Point[]>();
+  /** Grouped tiles' groups (rule `group_by`), by tile id. */
+  groups = new Map<string, TileGroups>();
   /** Each tile's unit as its history gave it (settings.unit, else the events' `unit` attribute). */
   units = new Map<string, string>();
   historyAvailable = true;
@@ -88,6 +91,7 @@ export class Live {
     this.states = new Map();
     this.tiles = [];
     this.history = new Map();
+    this.groups = new Map();
     const ws = this.ws;
     this.ws = null;
     ws?.close(1000);
@@ -131,6 +135,7 @@ export class Live {
     this.notice = '';
     this.tiles = [];
     this.history = new Map();
+    this.groups = new Map();
     this.refusals = null;
     this.subscribeProject(false);
     void this.loadTiles();
@@ -170,6 +175,8 @@ export class Live {
       // A tile deleted (here or elsewhere) leaves the grid with its definition.
       const ids = new Set(tiles.map((t) => String(t.id)));
       for (const id of this.states.keys()) if (!ids.has(id)) this.states.delete(id);
+      for (const id of this.groups.keys()) if (!ids.has(id)) this.groups.delete(id);
+      for (const t of tiles) if (t.rule.group_by !== undefined) void this.loadGroups(String(t.id));
       this.emit();
       await this.loadHistory();
     } catch (error) {
@@ -240,6 +247,44 @@ export class Live {
     this.emit();
   }
 
+  /** A grouped tile's counts and worst groups; `pages` pages of them (the "more" of the card reads one more). */
+  async loadGroups(id: string, pages = this.groups.get(id)?.pages ?? 1): Promise<void> {
+    const project = this.project;
+    try {
+      const groups = await readGroups(id, pages);
+      if (project !== this.project || this.removed.has(id)) return;
+      if (groups === undefined) this.groups.delete(id);
+      else this.groups.set(id, groups);
+      this.changed.add(id);
+      this.emit();
+    } catch {
+      // The card keeps what it showed; the next change or load reads them again.
+    }
+  }
+
+  private groupReads = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Reads a tile's groups again soon, once for a burst of changes. */
+  private rereadGroups(id: string): void {
+    if (this.groupReads.has(id)) return;
+    this.groupReads.set(
+      id,
+      setTimeout(() => {
+        this.groupReads.delete(id);
+        void this.loadGroups(id);
+      }, 1000),
+    );
+  }
+
+  /** One group's changes over the chosen range (GET /tiles/:id/history?group=KEY), oldest first. */
+  async groupHistory(id: string, key: string): Promise<Point[]> {
+    const until = Date.now() + 5000;
+    const since = new Date(until - RANGES[this.range] * 1000).toISOString();
+    const rows = await listAll<HistoryRow>(
+      `/tiles/${id}/history?group=${encodeURIComponent(key)}&since=${encodeURIComponent(since)}&until=${encodeURIComponent(new Date(until).toISOString())}`,
+    );
+    return rows.map((row) => ({ t: Date.parse(row.changed_at) / 1000, status: statusOf(row.status), value: numeric(row.value) })).sort((a, b) => a.t - b.t);
+  }
+
   private unitAsked = new Map<string, number>();
   /** Tiles removed while shown: a late change for one does not bring it back (protocol.md). */
   private removed = new Set<string>();
@@ -263,6 +308,8 @@ export class Live {
     this.serverPosition.set(id, tile.position);
     this.tiles = [...this.tiles.filter((x) => String(x.id) !== id), tile].sort((a, b) => a.position - b.position || Number(a.id) - Number(b.id));
     if (!this.states.has(id)) this.states.set(id, { tile_id: t.tile_id, tile_name: t.tile_name, status: 'unknown', value: null, version: 0, changed_at: null });
+    if (t.rule?.group_by !== undefined) void this.loadGroups(id, 1);
+    else this.groups.delete(id);
     this.changed.add(id);
     this.emit();
   }
@@ -358,6 +405,7 @@ export class Live {
         this.tiles = this.tiles.filter((t) => String(t.id) !== id);
         this.states.delete(id);
         this.history.delete(id);
+        this.groups.delete(id);
         return this.emit();
       }
       case 'change': {
@@ -365,10 +413,17 @@ export class Live {
         if (c.project_key !== this.project) return;
         const id = String(c.tile_id);
         if (this.removed.has(id)) return;
-        // A group's change (rule group_by): the tile shows its own change, which comes beside it.
+        // A group's change (rule group_by) moves the card's group list; the tile's own change comes beside it.
         if (c.group !== undefined) {
           this.position = c.position;
-          return;
+          const groups = this.groups.get(id);
+          if (groups === undefined) return;
+          const row = { key: String(c.group), status: statusOf(c.status), value: c.value, version: c.version, changed_at: c.changed_at };
+          // A group not on the pages read may be counted already: the server's counts settle it.
+          if (!groups.rows.some((r) => r.key === row.key) && groups.pages < groups.totalPages) this.rereadGroups(id);
+          this.groups.set(id, applyGroupChange(groups, row));
+          this.changed.add(id);
+          return this.emit();
         }
         this.states.set(id, { tile_id: c.tile_id, tile_name: c.tile_name, status: c.status, value: c.value, version: c.version, changed_at: c.changed_at });
         this.position = c.position;
