@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError, describeError, type Tile } from './api.ts';
 import { Chart } from './Chart.tsx';
-import { CHARTS_VALUE, numeric, STATUS_LABEL, statusOf } from './format.ts';
+import { CHARTS_VALUE, formatValue, numeric, STATUS_LABEL, statusOf } from './format.ts';
+import { countsText, type GroupRow } from './groups.ts';
 import type { Point } from './live.ts';
 import {
   EMPTY_FORM,
@@ -28,6 +29,8 @@ interface Preview {
   points: Point[];
   matched: number | null;
   note: string;
+  /** A grouped rule's: "3 critical · 1 warning · 36 ok" and its worst groups (up to 100). */
+  groups?: { counts: string; worst: GroupRow[] };
 }
 
 const KIND_TEXT: Record<string, string> = {
@@ -129,14 +132,26 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
           events_matched: number;
           changes_total: number;
           state: { status: string };
+          group_counts?: Record<string, number>;
+          groups_refused?: number;
+          groups?: GroupRow[];
         };
       }>('POST', '/tiles/preview', { project_key: project, rule: parsed.rule, since });
       const d = res.data;
-      const points = d.timeline.map((r) => ({ t: Date.parse(r.changed_at) / 1000, status: statusOf(r.status), value: numeric(r.value) }));
+      // A grouped rule's timeline holds its groups' changes too (with `group`): the chart is the tile's own.
+      const points = d.timeline
+        .filter((r) => (r as { group?: string }).group === undefined)
+        .map((r) => ({ t: Date.parse(r.changed_at) / 1000, status: statusOf(r.status), value: numeric(r.value) }));
       setPreview({
         points,
         matched: d.events_matched,
         note: `${d.events_matched} of ${d.events_scanned} events matched; ${d.changes_total} status changes; it would be ${STATUS_LABEL[statusOf(d.state.status)]} now`,
+        ...(d.group_counts && {
+          groups: {
+            counts: `${countsText(d.group_counts)}${d.groups_refused ? ` · ${d.groups_refused} refused` : ''}`,
+            worst: (d.groups ?? []).map((g) => ({ ...g, status: statusOf(g.status) })),
+          },
+        }),
       });
     } catch (err) {
       setPreview({
@@ -253,6 +268,10 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
               Stale after (optional)
               <input value={form.stale_after} onInput={set('stale_after')} placeholder="10m" />
             </label>
+            <label>
+              Group by (optional)
+              <input value={form.group_by} onInput={set('group_by')} placeholder="host, source, …" />
+            </label>
           </div>
         ) : (
           <label class="wide">
@@ -316,6 +335,19 @@ export function TileEditor({ project, tile, services, onClose }: Props) {
               <p class="preview-note" role="status">
                 {preview.note}
               </p>
+              {preview.groups && (
+                <>
+                  <p class="preview-group-counts">Groups: {preview.groups.counts}</p>
+                  <ol class="preview-groups" aria-label="Worst groups">
+                    {preview.groups.worst.slice(0, 10).map((g) => (
+                      <li>
+                        {g.key}: {STATUS_LABEL[g.status]} {formatValue(g.value, unit || undefined)}
+                      </li>
+                    ))}
+                  </ol>
+                  {preview.groups.worst.length > 10 && <p class="muted">and {preview.groups.worst.length - 10} more</p>}
+                </>
+              )}
               {preview.points.length > 0 && (
                 <Chart
                   points={preview.points}

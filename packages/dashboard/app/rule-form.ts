@@ -20,6 +20,8 @@ export interface RuleForm {
   window: string;
   map: string;
   stale_after: string;
+  /** An attribute path (or source, channel, name): one state per value there. Empty: not grouped. */
+  group_by: string;
 }
 
 export const EMPTY_FORM: RuleForm = {
@@ -34,6 +36,7 @@ export const EMPTY_FORM: RuleForm = {
   window: '5m',
   map: '',
   stale_after: '',
+  group_by: '',
 };
 
 const list = (text: string) =>
@@ -71,6 +74,7 @@ export function formToRule(f: RuleForm): Record<string, unknown> {
   }
   const rule: Record<string, unknown> = { filter, evaluation };
   if (f.stale_after.trim()) rule.stale_after = f.stale_after.trim();
+  if (f.group_by.trim()) rule.group_by = f.group_by.trim();
   return rule;
 }
 
@@ -94,6 +98,7 @@ export function ruleToForm(rule: any): RuleForm {
           .join('\n')
       : '',
     stale_after: rule?.stale_after ?? '',
+    group_by: typeof rule?.group_by === 'string' ? rule.group_by : '',
   };
 }
 
