@@ -94,6 +94,23 @@ describe('RevisionCache', () => {
     expect(cache.cached('p1')).toEqual({ revision: 2, name: 'b' });
   });
 
+  it('tells every caller that joined a read which copy it replaced', async () => {
+    const { load, pending } = controlledLoader();
+    const cache = new RevisionCache<string, Value>({ load, revisionOf: (v) => v.revision, pollMs: 0 });
+    const initial = cache.get('p1');
+    pending[0]!.resolve({ revision: 1, name: 'a' });
+    await initial;
+
+    const first = cache.atLeastChange('p1', 2);
+    const second = cache.atLeastChange('p1', 2);
+    pending[1]!.resolve({ revision: 2, name: 'b' });
+    const expected = { value: { revision: 2, name: 'b' }, replaced: { revision: 1, name: 'a' } };
+    expect(await first).toEqual(expected);
+    expect(await second).toEqual(expected);
+    expect(await cache.atLeastChange('p1', 2)).toEqual({ value: { revision: 2, name: 'b' } });
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
   it('ignores an offer of a revision it already holds, or of a key it does not hold', async () => {
     const { load, pending } = controlledLoader();
     const cache = new RevisionCache<string, Value>({ load, revisionOf: (v) => v.revision, pollMs: 0 });

@@ -19,6 +19,12 @@ export interface RevisionCacheMetrics {
   reloaded(trigger: RevisionTrigger): void;
 }
 
+/** A value read, and the older copy it replaced (absent: nothing was replaced). */
+export interface Read<V> {
+  value: V;
+  replaced?: V;
+}
+
 export interface RevisionCacheOptions<K, V> {
   /** Reads the key's current value from its owner. */
   load(key: K): Promise<V>;
@@ -39,7 +45,7 @@ const AT_LEAST_ATTEMPTS = 3;
 
 export class RevisionCache<K, V> {
   private readonly held = new Map<K, V>();
-  private readonly flights = new Map<K, Promise<V>>();
+  private readonly flights = new Map<K, Promise<Read<V>>>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: RevisionCacheOptions<K, V>) {}
@@ -71,7 +77,7 @@ export class RevisionCache<K, V> {
   /** The held value, or a load of it on a miss (synchronous on a hit, so a hot path need not await). */
   get(key: K): V | Promise<V> {
     const value = this.held.get(key);
-    if (value === undefined) return this.load(key, 'miss');
+    if (value === undefined) return this.load(key, 'miss').then((read) => read.value);
     this.options.metrics?.hit();
     return value;
   }
@@ -83,15 +89,27 @@ export class RevisionCache<K, V> {
    * is returned (the owner does not have the revision, e.g. a restored database).
    */
   async atLeast(key: K, revision: number, trigger: RevisionTrigger = 'offer'): Promise<V> {
+    return (await this.atLeastChange(key, revision, trigger)).value;
+  }
+
+  /**
+   * `atLeast`, also saying which copy the reads it made or joined replaced
+   * (the oldest, when several did): for a user that moves its own state from
+   * the old value to the new one. Every caller that joined that read is told.
+   */
+  async atLeastChange(key: K, revision: number, trigger: RevisionTrigger = 'offer'): Promise<Read<V>> {
+    let replaced: V | undefined;
     for (let attempt = 0; attempt < AT_LEAST_ATTEMPTS; attempt++) {
       const value = this.held.get(key);
       if (value !== undefined && this.options.revisionOf(value) >= revision) {
         if (attempt === 0) this.options.metrics?.hit();
-        return value;
+        return replaced === undefined ? { value } : { value, replaced };
       }
-      await this.load(key, value === undefined ? 'miss' : trigger);
+      const read = await this.load(key, value === undefined ? 'miss' : trigger);
+      replaced ??= read.replaced;
     }
-    return this.held.get(key)!;
+    const value = this.held.get(key)!;
+    return replaced === undefined ? { value } : { value, replaced };
   }
 
   /**
@@ -127,7 +145,7 @@ export class RevisionCache<K, V> {
   }
 
   /** Reads the key, joining a read already under way; returns the newest value held once it ends. */
-  private load(key: K, trigger: RevisionTrigger): Promise<V> {
+  private load(key: K, trigger: RevisionTrigger): Promise<Read<V>> {
     const flight = this.flights.get(key);
     if (flight !== undefined) return flight;
     const started = this.read(key, trigger).finally(() => this.flights.delete(key));
@@ -135,18 +153,18 @@ export class RevisionCache<K, V> {
     return started;
   }
 
-  private async read(key: K, trigger: RevisionTrigger): Promise<V> {
+  private async read(key: K, trigger: RevisionTrigger): Promise<Read<V>> {
     const loaded = await this.options.load(key);
     this.options.metrics?.reloaded(trigger);
     const previous = this.held.get(key);
     if (previous === undefined) {
       this.held.set(key, loaded);
-      return loaded;
+      return { value: loaded };
     }
     // Newer wins: an older read never replaces what is held.
-    if (this.options.revisionOf(loaded) <= this.options.revisionOf(previous)) return previous;
+    if (this.options.revisionOf(loaded) <= this.options.revisionOf(previous)) return { value: previous };
     this.held.set(key, loaded);
     this.options.onChange?.(key, loaded, previous);
-    return loaded;
+    return { value: loaded, replaced: previous };
   }
 }

@@ -1,7 +1,14 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_MAX_GROUPS_PER_TILE, MAX_GROUPS_CEILING, type ValidationDetails } from '@pulseboard/contracts';
-import { loadProjectRules, projectRevisions, type RuleTileRow } from '@pulseboard/control-plane';
+import {
+  loadProjectRules,
+  projectRevisions,
+  RevisionCache,
+  type RevisionCacheMetrics,
+  type RevisionTrigger,
+  type RuleTileRow,
+} from '@pulseboard/control-plane';
 import { compileProjectRules, type ProjectRules } from '@pulseboard/rules';
 
 export type TileRow = RuleTileRow;
@@ -31,30 +38,41 @@ export interface Loaded {
 
 /**
  * The compiled rules of the projects this instance has seen, each at the
- * project revision it was read at. Every control-plane write bumps the
- * project's revision, so a copy is current exactly when its revision is, and
- * there are three ways to learn of a newer one: the revision an event carries
- * (the accepting gateway's, `atLeast`: read-your-writes by order), the control
- * topic (`catchUp`), and a slow poll of the revisions as a safety net
- * (`refresh`). Loads of a project are single-flight.
+ * project revision it was read at, held in a RevisionCache (single-flight
+ * loads, newer wins). Every control-plane write bumps the project's revision,
+ * so a copy is current exactly when its revision is, and there are three ways
+ * to learn of a newer one: the revision an event carries (the accepting
+ * gateway's, `atLeast`: read-your-writes by order), the control topic
+ * (`catchUp`), and a slow poll of the revisions as a safety net (`refresh`,
+ * driven by the service so that it applies what changed).
  */
 export class RulesCache {
-  private readonly projects = new Map<string, ProjectTiles>();
-  private readonly loading = new Map<string, Promise<Loaded>>();
+  private readonly cache: RevisionCache<string, ProjectTiles>;
 
   constructor(
     private readonly pool: Pool,
     private readonly validate: (rule: unknown) => ValidationDetails | null,
     private readonly logger: Logger,
-  ) {}
+    metrics?: RevisionCacheMetrics,
+  ) {
+    this.cache = new RevisionCache<string, ProjectTiles>({
+      load: (projectKey) => this.compile(projectKey),
+      revisionOf: (tiles) => tiles.revision,
+      // The service polls (`refresh`), since a poll's changes must be applied.
+      pollMs: 0,
+      onChange: (projectKey, next) =>
+        this.logger.info({ event: 'tile_rules_reloaded', project_key: projectKey, revision: next.revision, tiles: next.rows.size }),
+      ...(metrics === undefined ? {} : { metrics }),
+    });
+  }
 
   /** The cached copy, whatever its revision. */
   cached(projectKey: string): ProjectTiles | undefined {
-    return this.projects.get(projectKey);
+    return this.cache.cached(projectKey);
   }
 
   get(projectKey: string): ProjectTiles | Promise<ProjectTiles> {
-    return this.projects.get(projectKey) ?? this.load(projectKey).then((loaded) => loaded.tiles);
+    return this.cache.get(projectKey);
   }
 
   /**
@@ -62,60 +80,34 @@ export class RulesCache {
    * cached copy is that new, else read again. A load already under way may
    * have read before that revision committed; then it is read once more.
    */
-  async atLeast(projectKey: string, revision: number): Promise<Loaded> {
-    let change: RuleChange | undefined;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const current = this.projects.get(projectKey);
-      if (current !== undefined && current.revision >= revision)
-        return change === undefined ? { tiles: current } : { tiles: current, change: merge(change, current) };
-      const loaded = await this.load(projectKey);
-      if (loaded.change !== undefined) change = change === undefined ? loaded.change : merge(change, loaded.change.next);
-    }
-    const tiles = this.projects.get(projectKey)!;
+  async atLeast(projectKey: string, revision: number, trigger: RevisionTrigger = 'offer'): Promise<Loaded> {
+    const { value: tiles, replaced } = await this.cache.atLeastChange(projectKey, revision, trigger);
     // An event stamped with a revision Postgres does not have (a restored database): evaluate with what there is.
-    this.logger.warn({ event: 'rules_revision_ahead', project_key: projectKey, wanted: revision, have: tiles.revision });
-    return change === undefined ? { tiles } : { tiles, change };
+    if (tiles.revision < revision) this.logger.warn({ event: 'rules_revision_ahead', project_key: projectKey, wanted: revision, have: tiles.revision });
+    return replaced === undefined ? { tiles } : { tiles, change: { projectKey, previous: replaced, next: tiles } };
   }
 
   /** After a control-topic message: re-reads a cached project whose copy is older than `revision`. */
   async catchUp(projectKey: string, revision: number): Promise<RuleChange | undefined> {
-    const current = this.projects.get(projectKey);
+    const current = this.cache.cached(projectKey);
     if (current === undefined || current.revision >= revision) return undefined;
     return (await this.atLeast(projectKey, revision)).change;
   }
 
   /** The safety net: compares every cached project's revision with Postgres and re-reads those that moved. */
   async refresh(): Promise<RuleChange[]> {
-    const keys = [...this.projects.keys()];
+    const keys = this.cache.keys();
     if (keys.length === 0) return [];
     const revisions = await projectRevisions(this.pool, keys);
     const changed: RuleChange[] = [];
     for (const key of keys) {
-      const previous = this.projects.get(key);
-      if (previous === undefined || previous.revision === (revisions.get(key) ?? 0)) continue;
-      const { change } = await this.load(key);
+      const previous = this.cache.cached(key);
+      const revision = revisions.get(key) ?? 0;
+      if (previous === undefined || previous.revision === revision) continue;
+      const { change } = await this.atLeast(key, revision, 'poll');
       if (change !== undefined) changed.push(change);
     }
     return changed;
-  }
-
-  private load(projectKey: string): Promise<Loaded> {
-    let pending = this.loading.get(projectKey);
-    if (pending === undefined) {
-      pending = this.compile(projectKey)
-        .then((tiles) => {
-          const previous = this.projects.get(projectKey);
-          // Never replace a copy with an older one (a slower load of an earlier revision).
-          if (previous !== undefined && previous.revision >= tiles.revision) return { tiles: previous };
-          this.projects.set(projectKey, tiles);
-          if (previous === undefined) return { tiles };
-          this.logger.info({ event: 'tile_rules_reloaded', project_key: projectKey, revision: tiles.revision, tiles: tiles.rows.size });
-          return { tiles, change: { projectKey, previous, next: tiles } };
-        })
-        .finally(() => this.loading.delete(projectKey));
-      this.loading.set(projectKey, pending);
-    }
-    return pending;
   }
 
   private async compile(projectKey: string): Promise<ProjectTiles> {
@@ -125,9 +117,4 @@ export class RulesCache {
     const maxGroups = Math.min(MAX_GROUPS_CEILING, Math.max(1, maxGroupsPerTile ?? DEFAULT_MAX_GROUPS_PER_TILE));
     return { projectKey, revision, rules, rows: new Map(tiles.map((r) => [r.id, r])), maxGroupsPerTile: maxGroups };
   }
-}
-
-/** Two reloads in a row are one change, from the first's previous copy to the latest. */
-function merge(change: RuleChange, next: ProjectTiles): RuleChange {
-  return { projectKey: change.projectKey, previous: change.previous, next };
 }
