@@ -6,6 +6,7 @@ import {
   instrumentPool,
   kafkaBrokers,
   kafkaSecurity,
+  revisionCacheMetrics,
   startOpsServer,
   startTracing,
   type Logger,
@@ -83,7 +84,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   producer.start();
 
   const ajv = createAjv();
-  const rules = new RulesCache(pool, tileRuleValidator(ajv), logger);
+  const rules = new RulesCache(pool, tileRuleValidator(ajv), logger, revisionCacheMetrics(metrics.registry, 'rule-engine', 'rules'));
   let claimed: () => number[] = () => [];
   const outbox = outboxSource(pool, OUTBOX_TABLE);
   const history = historySource(pool, {
