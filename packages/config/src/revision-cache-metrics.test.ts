@@ -3,14 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { revisionCacheMetrics } from './revision-cache-metrics.ts';
 
 describe('revisionCacheMetrics', () => {
-  it('counts hits and reloads by trigger under the pulseboard_ prefix', async () => {
+  it('counts hits and reloads by cache and trigger, two caches of one service on the same series names', async () => {
     const registry = new Registry();
-    const metrics = revisionCacheMetrics(registry, 'rule-engine', 'rules');
-    metrics.hit();
-    metrics.hit();
-    metrics.reloaded('offer');
+    const rules = revisionCacheMetrics(registry, 'rules');
+    const targets = revisionCacheMetrics(registry, 'targets');
+    rules.hit();
+    rules.hit();
+    targets.hit();
+    rules.reloaded('offer');
     const text = await registry.metrics();
-    expect(text).toContain('pulseboard_rule_engine_rules_cache_hits_total 2');
-    expect(text).toContain('pulseboard_rule_engine_rules_cache_reloads_total{trigger="offer"} 1');
+    expect(text).toContain('pulseboard_revision_cache_hits_total{cache="rules"} 2');
+    expect(text).toContain('pulseboard_revision_cache_hits_total{cache="targets"} 1');
+    expect(text).toContain('pulseboard_revision_cache_reloads_total{cache="rules",trigger="offer"} 1');
   });
 });

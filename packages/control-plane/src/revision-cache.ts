@@ -13,7 +13,7 @@ export const REVISION_CACHE_POLL_MS = 30_000;
 
 export type RevisionTrigger = 'miss' | 'offer' | 'poll';
 
-/** Counters a service registers as `pulseboard_<service>_<name>_cache_hits_total` and `..._cache_reloads_total{trigger}`. */
+/** Counters a service registers as `pulseboard_revision_cache_hits_total{cache}` and `pulseboard_revision_cache_reloads_total{cache,trigger}`. */
 export interface RevisionCacheMetrics {
   hit(): void;
   reloaded(trigger: RevisionTrigger): void;

@@ -84,7 +84,7 @@ export async function startRuleEngine(env: RuleEngineEnv, options: RuleEngineOpt
   producer.start();
 
   const ajv = createAjv();
-  const rules = new RulesCache(pool, tileRuleValidator(ajv), logger, revisionCacheMetrics(metrics.registry, 'rule-engine', 'rules'));
+  const rules = new RulesCache(pool, tileRuleValidator(ajv), logger, revisionCacheMetrics(metrics.registry, 'rules'));
   let claimed: () => number[] = () => [];
   const outbox = outboxSource(pool, OUTBOX_TABLE);
   const history = historySource(pool, {
